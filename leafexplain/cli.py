@@ -1,0 +1,381 @@
+"""The command line: thin typer commands that parse options, run the pipeline and render."""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from leafexplain import __version__
+from leafexplain.env import ColorChoice, Environment
+from leafexplain.exitcodes import ExitStatus
+from leafexplain.output import warn, warn_problems, write_json, write_views
+
+DEFAULT_COMMAND = "explain"
+
+
+class DefaultToExplain(TyperGroup):
+    """`leafexplain [OPTIONS] [TEXT ...]` means `leafexplain explain [OPTIONS] [TEXT ...]`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args in (["--help"], ["-h"]) or "--version" in args[:1]:
+            return super().parse_args(ctx, args)
+        explain = self.commands[DEFAULT_COMMAND]
+        takes_value = {opt for p in explain.params if isinstance(p, click.Option) and not p.is_flag for opt in p.opts}
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg == "--":
+                break
+            if arg.startswith("-") and arg != "-":
+                i += 2 if arg in takes_value else 1
+                continue
+            if arg in self.commands:
+                # Options given before the command name (`--records DIR show ID`) go to it.
+                return super().parse_args(ctx, [arg, *args[:i], *args[i + 1 :]])
+            break
+        return super().parse_args(ctx, [DEFAULT_COMMAND, *args])
+
+
+app = typer.Typer(
+    cls=DefaultToExplain,
+    name="leafexplain",
+    help="Explain Rust panics and Python tracebacks: pipe a failing run in, read what went wrong and how to fix it.",
+    epilog="Example: cargo test 2>&1 | leafexplain",
+    add_completion=False,
+    no_args_is_help=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+)
+
+RecordsOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--records", metavar="PATH", help="Also load records from this file or folder (repeatable)."),
+]
+NoBundledOpt = Annotated[bool, typer.Option("--no-bundled", help="Leave out the records shipped with leafexplain.")]
+
+
+class FormatName(str, Enum):
+    auto = "auto"
+    rich = "rich"
+    plain = "plain"
+    json = "json"
+    markdown = "markdown"
+
+
+class ColorName(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+class ValidateFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+FormatOpt = Annotated[
+    FormatName, typer.Option("--format", "-F", help="Output format; auto is rich on a terminal, plain otherwise.")
+]
+ColorOpt = Annotated[
+    ColorName, typer.Option("--color", help="Colour; auto uses it on a terminal unless NO_COLOR is set.")
+]
+WidthOpt = Annotated[Optional[int], typer.Option("--width", min=20, max=1000, help="Output width in columns.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"leafexplain {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Explain Rust panics and Python tracebacks."""
+
+
+def _load(records: list[str] | None, no_bundled: bool, env: Environment) -> Any:
+    from leafexplain.records import load_records
+
+    loaded = load_records(records or (), bundled=not no_bundled)
+    warn_problems(env, loaded.problems)
+    return loaded
+
+
+def _read_input(text: list[str] | None, file: str | None, env: Environment) -> str:
+    from leafexplain.sources import normalize, read_file, read_stream
+
+    if text:
+        return normalize(" ".join(text))
+    if file:
+        return read_file(file)
+    if not env.stdin_isatty:
+        return read_stream(sys.stdin.buffer)
+    raise click.UsageError("no input: pipe a failing run into leafexplain, pass the text, or use --file")
+
+
+@app.command(
+    epilog="Examples: cargo test 2>&1 | leafexplain  ·  leafexplain --file build.log --format json  ·  "
+    'leafexplain "RuntimeError: element 0 of tensors does not require grad"'
+)
+def explain(
+    text: Annotated[Optional[list[str]], typer.Argument(help="Error text; read from stdin when piped.")] = None,
+    file: Annotated[
+        Optional[str], typer.Option("--file", "-f", metavar="FILE", help="Read this file (- for stdin).")
+    ] = None,
+    fmt: FormatOpt = FormatName.auto,
+    color: ColorOpt = ColorName.auto,
+    width: WidthOpt = None,
+    threshold: Annotated[
+        Optional[float], typer.Option("--threshold", min=0, max=100, help="Fuzzy-match cut-off, 0-100 (default 85).")
+    ] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="Show every candidate at or above the cut-off.")] = False,
+    full: Annotated[
+        bool, typer.Option("--full", help="Also show handling strategy, guards and try/catch patterns.")
+    ] = False,
+    records: RecordsOpt = None,
+    no_bundled: NoBundledOpt = False,
+) -> None:
+    """Find every panic and traceback in the text and explain each one."""
+    from leafexplain.match import Matcher
+    from leafexplain.pipeline import explain_text
+
+    env = Environment.from_process()
+    try:
+        source = _read_input(text, file, env)
+    except Exception as exc:
+        from leafexplain.sources import InputError
+
+        if isinstance(exc, InputError):
+            warn(env, str(exc))
+            raise typer.Exit(ExitStatus.USAGE_ERROR) from None
+        raise
+    loaded = _load(records, no_bundled, env)
+    report = explain_text(source, Matcher(loaded.records), threshold)
+    if not report.matches:
+        warn(env, "no Rust panic or Python traceback found in the input")
+        if fmt.value == "json":
+            from leafexplain.render.json_out import explain_document
+
+            write_json(explain_document((), report.threshold), env)
+        raise typer.Exit(ExitStatus.NOTHING_MATCHED)
+    if fmt.value == "json":
+        from leafexplain.render.json_out import explain_document
+
+        write_json(explain_document(report.matches, report.threshold), env)
+    else:
+        from leafexplain.render.document import event_view
+
+        views = [event_view(m, full=full, show_all=show_all) for m in report.matches]
+        write_views(views, fmt.value, env, color.value, width)  # type: ignore[arg-type]
+    raise typer.Exit(report.exit_status)
+
+
+@app.command(epilog="Example: leafexplain demo --format plain")
+def demo(
+    fmt: FormatOpt = FormatName.auto,
+    color: ColorOpt = ColorName.auto,
+    width: WidthOpt = None,
+) -> None:
+    """Explain the example burn panic shipped with leafexplain (a first look, no input needed)."""
+    from leafexplain.bundled import example_path
+
+    explain(
+        file=str(example_path()),
+        fmt=fmt,
+        color=color,
+        width=width,
+        threshold=None,
+        show_all=False,
+        full=False,
+        records=None,
+        no_bundled=False,
+    )
+
+
+def _find_record(key: str, records: Any) -> Any:
+    exact = [r for r in records if r.id == key]
+    return exact or [r for r in records if r.slug == key]
+
+
+@app.command(epilog="Example: leafexplain show can-t-convert-a-non-leaf-tensor-into-a-tracked-ten")
+def show(
+    key: Annotated[str, typer.Argument(metavar="ID|SLUG", help="A record's id or slug.")],
+    fmt: FormatOpt = FormatName.auto,
+    color: ColorOpt = ColorName.auto,
+    width: WidthOpt = None,
+    records: RecordsOpt = None,
+    no_bundled: NoBundledOpt = False,
+) -> None:
+    """Show one record in full."""
+    env = Environment.from_process()
+    loaded = _load(records, no_bundled, env)
+    found = _find_record(key, loaded.records)
+    if not found:
+        warn(env, f"no record with id or slug '{key}' (try `leafexplain search {key}`)")
+        raise typer.Exit(ExitStatus.NOTHING_MATCHED)
+    if len(found) > 1:
+        warn(env, f"'{key}' names {len(found)} records; use an id: " + ", ".join(f"{r.id} ({r.repo})" for r in found))
+        raise typer.Exit(ExitStatus.USAGE_ERROR)
+    record = found[0]
+    if fmt.value == "json":
+        from leafexplain.render.json_out import RECORD_SCHEMA, record_dict
+
+        write_json({"schema": RECORD_SCHEMA, "record": record_dict(record)}, env)
+    else:
+        from leafexplain.render.document import record_view
+
+        write_views([record_view(record)], fmt.value, env, color.value, width)  # type: ignore[arg-type]
+
+
+def _write_record_table(
+    rows: list[tuple[Any, float | None]], fmt: str, env: Environment, color: ColorChoice, width: int | None
+) -> None:
+    from leafexplain.output import make_console, resolve_format
+
+    if fmt == "json":
+        from leafexplain.render.json_out import RECORDS_SCHEMA, record_summary
+
+        write_json({"schema": RECORDS_SCHEMA, "records": [record_summary(r, s) for r, s in rows]}, env)
+        return
+    from leafexplain.render.tables import record_table_markdown, record_table_plain, record_table_rich
+
+    resolved = resolve_format(fmt, env, color)  # type: ignore[arg-type]
+    if resolved == "rich":
+        make_console(env, color, width).print(record_table_rich(rows))
+    elif resolved == "markdown":
+        env.stdout.write(record_table_markdown(rows))
+    else:
+        env.stdout.write(record_table_plain(rows, width or env.width))
+    env.stdout.flush()
+
+
+@app.command(name="list", epilog="Example: leafexplain list --repo tracel-ai/burn --tag autodiff")
+def list_records(
+    repo: Annotated[
+        Optional[str], typer.Option("--repo", metavar="OWNER/NAME", help="Only records of this repository.")
+    ] = None,
+    tag: Annotated[Optional[str], typer.Option("--tag", metavar="TAG", help="Only records with this tag.")] = None,
+    fmt: FormatOpt = FormatName.auto,
+    color: ColorOpt = ColorName.auto,
+    width: WidthOpt = None,
+    records: RecordsOpt = None,
+    no_bundled: NoBundledOpt = False,
+) -> None:
+    """List records: id, repository, error type and message."""
+    env = Environment.from_process()
+    loaded = _load(records, no_bundled, env)
+    chosen = [
+        r
+        for r in loaded.records
+        if (repo is None or r.repo.lower() == repo.lower())
+        and (tag is None or tag.lower() in (t.lower() for t in r.tags))
+    ]
+    chosen.sort(key=lambda r: (r.repo, r.slug))
+    if not chosen:
+        warn(env, "no records" + (f" of {repo}" if repo else "") + (f" tagged {tag}" if tag else ""))
+        if fmt.value == "json":
+            _write_record_table([], fmt.value, env, color.value, width)
+        raise typer.Exit(ExitStatus.NOTHING_MATCHED)
+    _write_record_table([(r, None) for r in chosen], fmt.value, env, color.value, width)
+
+
+@app.command(epilog="Example: leafexplain search 'shapes cannot be multiplied'")
+def search(
+    query: Annotated[list[str], typer.Argument(help="Words to look for in messages, slugs, tags and repositories.")],
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="How many results at most.")] = 10,
+    fmt: FormatOpt = FormatName.auto,
+    color: ColorOpt = ColorName.auto,
+    width: WidthOpt = None,
+    records: RecordsOpt = None,
+    no_bundled: NoBundledOpt = False,
+) -> None:
+    """Fuzzy search over the records, best first."""
+    from leafexplain.search import search_records
+
+    env = Environment.from_process()
+    loaded = _load(records, no_bundled, env)
+    rows = search_records(loaded.records, " ".join(query), limit)
+    if not rows:
+        warn(env, f"no record matches '{' '.join(query)}'")
+        if fmt.value == "json":
+            _write_record_table(rows, fmt.value, env, color.value, width)
+        raise typer.Exit(ExitStatus.NOTHING_MATCHED)
+    _write_record_table(rows, fmt.value, env, color.value, width)
+
+
+@app.command(epilog="Examples: leafexplain validate  ·  leafexplain validate my-records/ extra.jsonl")
+def validate(
+    paths: Annotated[
+        Optional[list[Path]], typer.Argument(help="Files or folders to check (default: every record source).")
+    ] = None,
+    fmt: Annotated[ValidateFormat, typer.Option("--format", "-F", help="Output format.")] = ValidateFormat.text,
+    records: RecordsOpt = None,
+    no_bundled: NoBundledOpt = False,
+) -> None:
+    """Check record files against the schema; exit 1 if anything is wrong."""
+    from leafexplain.records import load_paths, load_records
+
+    env = Environment.from_process()
+    if paths:
+        loaded = load_paths([str(p) for p in paths] + list(records or ()))
+    else:
+        loaded = load_records(records or (), bundled=not no_bundled)
+    if fmt.value == "json":
+        from leafexplain.render.json_out import VALIDATE_SCHEMA
+
+        write_json(
+            {
+                "schema": VALIDATE_SCHEMA,
+                "records": len(loaded.records),
+                "sources": list(loaded.sources),
+                "problems": [
+                    {"path": p.path, "line": p.line, "field": p.field, "message": p.message} for p in loaded.problems
+                ],
+            },
+            env,
+        )
+    else:
+        for problem in loaded.problems:
+            env.stdout.write(f"{problem}\n")
+        count = len(loaded.problems)
+        env.stdout.write(f"{len(loaded.records)} valid records; {count} problem{'s' if count != 1 else ''}\n")
+        env.stdout.flush()
+    raise typer.Exit(ExitStatus.NOTHING_MATCHED if loaded.problems else ExitStatus.EXPLAINED)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the app; map interrupts, closed pipes and usage errors to exit codes, never a traceback."""
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=argv, prog_name="leafexplain", standalone_mode=False)
+    except click.exceptions.Abort:
+        code = ExitStatus.INTERRUPTED
+    except KeyboardInterrupt:
+        code = ExitStatus.INTERRUPTED
+    except click.ClickException as exc:
+        exc.show()
+        code = ExitStatus.USAGE_ERROR
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, and keep Python from complaining at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        code = ExitStatus.BROKEN_PIPE
+    except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
+        if os.environ.get("LEAFEXPLAIN_DEBUG"):
+            raise
+        sys.stderr.write(
+            f"leafexplain: internal error: {type(exc).__name__}: {exc} (set LEAFEXPLAIN_DEBUG=1 for details)\n"
+        )
+        code = ExitStatus.INTERNAL_ERROR
+    sys.exit(int(code or 0))

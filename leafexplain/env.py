@@ -1,0 +1,53 @@
+"""Terminal facts in one injectable object: what stdout is, how wide, whether to use colour."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from typing import Literal, TextIO
+
+ColorChoice = Literal["auto", "always", "never"]
+DEFAULT_PIPE_WIDTH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Environment:
+    stdout_isatty: bool
+    stdin_isatty: bool
+    width: int
+    no_color: bool  # NO_COLOR is set to a non-empty value
+    stdout: TextIO = sys.stdout
+    stderr: TextIO = sys.stderr
+
+    @classmethod
+    def from_process(cls) -> Environment:
+        out_tty = _isatty(sys.stdout)
+        columns = os.environ.get("COLUMNS", "")
+        if columns.isdigit() and int(columns) > 0:
+            width = int(columns)
+        elif out_tty:
+            width = shutil.get_terminal_size((DEFAULT_PIPE_WIDTH, 24)).columns
+        else:
+            width = DEFAULT_PIPE_WIDTH
+        return cls(
+            stdout_isatty=out_tty,
+            stdin_isatty=_isatty(sys.stdin),
+            width=width,
+            no_color=bool(os.environ.get("NO_COLOR")),
+        )
+
+    def use_color(self, choice: ColorChoice) -> bool:
+        if choice == "always":
+            return True
+        if choice == "never":
+            return False
+        return self.stdout_isatty and not self.no_color
+
+
+def _isatty(stream: TextIO | None) -> bool:
+    try:
+        return bool(stream) and stream.isatty()  # type: ignore[union-attr]
+    except (ValueError, OSError):
+        return False

@@ -1,0 +1,71 @@
+"""The ordered registry of extractors: text in, every error event found, in input order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from leafexplain.extract import pytest as pytest_report
+from leafexplain.extract import python, rust
+from leafexplain.models import ErrorEvent
+
+Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
+
+# Order matters: an extractor claims the lines it used, and later ones skip them.
+EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
+    ("rust", rust.extract),
+    ("python", python.extract),
+    ("pytest", pytest_report.extract),
+    ("python-bare", python.extract_bare),
+)
+# A short text with no recognisable error around it is taken as a pasted message.
+MAX_BARE_MESSAGE_LINES = 20
+
+
+def _bare_message(text: str) -> list[ErrorEvent]:
+    stripped = text.strip()
+    if not stripped or stripped.count("\n") >= MAX_BARE_MESSAGE_LINES:
+        return []
+    return [ErrorEvent(language="unknown", error_type=None, message=stripped, source="message", line_number=1)]
+
+
+def _short_type(name: str | None) -> str:
+    return (name or "").rsplit(".", 1)[-1]
+
+
+def drop_summary_repeats(events: list[ErrorEvent]) -> list[ErrorEvent]:
+    """pytest's `FAILED ... - Error: msg` line repeats a failure already found in full above it."""
+    full = [e for e in events if e.source != "pytest-summary"]
+
+    def repeated(summary: ErrorEvent) -> bool:
+        head = summary.message.removesuffix("...").strip()
+        return any(
+            _short_type(e.error_type) == _short_type(summary.error_type) and e.message.startswith(head) for e in full
+        )
+
+    return [e for e in events if e.source != "pytest-summary" or not repeated(e)]
+
+
+def group_identical(events: list[ErrorEvent]) -> list[ErrorEvent]:
+    """Identical errors (same type, message and place) become one event with a count."""
+    grouped: dict[tuple[object, ...], ErrorEvent] = {}
+    for event in events:
+        loc = event.location
+        key = (event.language, event.error_type, event.message, loc.file if loc else None, loc.line if loc else None)
+        if key in grouped:
+            grouped[key] = replace(grouped[key], count=grouped[key].count + event.count)
+        else:
+            grouped[key] = event
+    return list(grouped.values())
+
+
+def extract_events(text: str) -> list[ErrorEvent]:
+    lines = text.split("\n")
+    claimed = [False] * len(lines)
+    events: list[ErrorEvent] = []
+    for _name, extractor in EXTRACTORS:
+        events.extend(extractor(lines, claimed))
+    if not events:
+        events = _bare_message(text)
+    events.sort(key=lambda e: e.line_number)
+    return group_identical(drop_summary_repeats(events))

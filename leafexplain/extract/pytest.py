@@ -1,0 +1,103 @@
+"""Find failures in pytest's own report: `E   ...` blocks and the `FAILED ... - ...` summary.
+
+A summary line repeats a failure shown in full above it; the registry drops such repeats.
+"""
+
+from __future__ import annotations
+
+import re
+
+from leafexplain.extract.common import trim_blank, user_frame
+from leafexplain.extract.python import BARE_EXCEPTION, EXCEPTION_LINE
+from leafexplain.models import ErrorEvent, Frame
+
+SECTION = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$")
+FRAME = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+):(?: in (?P<function>\S+)|\s.*|)$")
+E_LINE = re.compile(r"^E(?:\s|$)")
+SUMMARY = re.compile(r"^(?P<kind>FAILED|ERROR) (?P<node>\S+)(?: - (?P<rest>.+))?$")
+
+
+def _split(text: str) -> tuple[str | None, str]:
+    """An exception type and message from `Type: message`, `assert ...` or anything else."""
+    em = EXCEPTION_LINE.match(text)
+    if em and (em.group("message") is not None or BARE_EXCEPTION.match(text + ": x")):
+        return em.group("type"), em.group("message") or ""
+    if text.startswith("assert "):
+        return "AssertionError", text
+    return None, text
+
+
+def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
+    events: list[ErrorEvent] = []
+    test: str | None = None
+    frames: list[Frame] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if claimed[i]:
+            i += 1
+            continue
+        section = SECTION.match(line)
+        if section:
+            test, frames = section.group("name"), []
+            i += 1
+            continue
+        fm = FRAME.match(line)
+        if fm:
+            frames.append(Frame(file=fm.group("file"), line=int(fm.group("line")), function=fm.group("function")))
+            i += 1
+            continue
+        if E_LINE.match(line):
+            start = i
+            block: list[str] = []
+            indent = len(line) - len(line[1:].lstrip()) if len(line) > 1 else 1
+            while i < len(lines) and E_LINE.match(lines[i]):
+                block.append(lines[i][indent:] if lines[i][1:indent].isspace() else lines[i][1:].lstrip())
+                i += 1
+            location = None
+            for j in range(i, min(i + 3, len(lines))):
+                after = FRAME.match(lines[j])
+                if after:
+                    location = Frame(file=after.group("file"), line=int(after.group("line")))
+                    claimed[j] = True
+                    break
+            for k in range(start, i):
+                claimed[k] = True
+            block = trim_blank(block)
+            if not block:
+                continue
+            error_type, first = _split(block[0].strip())
+            message = "\n".join([first, *block[1:]]).strip()
+            all_frames = tuple(frames + ([location] if location else []))
+            events.append(
+                ErrorEvent(
+                    language="python",
+                    error_type=error_type,
+                    message=message,
+                    location=location,
+                    frames=all_frames,
+                    user_frame=user_frame(all_frames, "python", innermost_first=False),
+                    source="pytest",
+                    test=test,
+                    line_number=start + 1,
+                )
+            )
+            continue
+        summary = SUMMARY.match(line)
+        if summary and summary.group("rest"):
+            error_type, message = _split(summary.group("rest").strip())
+            claimed[i] = True
+            events.append(
+                ErrorEvent(
+                    language="python",
+                    error_type=error_type,
+                    message=message,
+                    source="pytest-summary",
+                    test=summary.group("node"),
+                    line_number=i + 1,
+                )
+            )
+        elif summary:
+            claimed[i] = True
+        i += 1
+    return events

@@ -1,0 +1,230 @@
+"""Find Python tracebacks: frames, chained exceptions, exception groups, SyntaxError, warnings."""
+
+from __future__ import annotations
+
+import re
+
+from leafexplain.extract.common import LineStripper, prefix_stripper, trim_blank, user_frame
+from leafexplain.models import ErrorEvent, Frame
+
+TRACEBACK = re.compile(r"(?:Exception Group )?Traceback \(most recent call last\):\s*$")
+GROUP_ANCHOR = re.compile(r"^(?P<indent>\s*)\+ Exception Group Traceback \(most recent call last\):\s*$")
+FILE_LINE = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<function>.+?))?\s*$')
+# An exception line: a (possibly dotted) class name, then the message. The class's last part
+# starts with a capital or an underscore, as exception classes do.
+EXCEPTION_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?:: (?P<message>.*)|:?)\s*$")
+BARE_EXCEPTION = re.compile(
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Iteration|Fault))"
+    r": (?P<message>\S.*)$"
+)
+WARNING_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+): (?P<type>[A-Z]\w*Warning): (?P<message>.*)$")
+SYNTAX_TYPES = ("SyntaxError", "IndentationError", "TabError")
+CAUSE = "The above exception was the direct cause of the following exception:"
+CONTEXT = "During handling of the above exception, another exception occurred:"
+MAX_MESSAGE_LINES = 200
+# Lines that end a message even without a blank line before them: pytest's rules and summaries.
+REPORT_LINE = re.compile(r"^(?:[=_-]{5,}|(?:FAILED|ERROR|PASSED) \S)")
+
+
+def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[str], int]:
+    """Lines that carry on an exception message: up to the next traceback or report line.
+
+    A blank line ends the message unless the message goes on after it, indented (as messages
+    written as indented triple-quoted strings do).
+    """
+    out: list[str] = []
+    while i < len(lines) and len(out) < MAX_MESSAGE_LINES:
+        line = strip(lines[i])
+        if line is None or TRACEBACK.search(line) or line.startswith((CAUSE, CONTEXT)) or REPORT_LINE.match(line):
+            break
+        if not line.strip():
+            following = strip(lines[i + 1]) if i + 1 < len(lines) else None
+            if not following or not following[:1].isspace() or TRACEBACK.search(following):
+                break
+        out.append(line)
+        i += 1
+    return out, i
+
+
+def _chain_after(lines: list[str], i: int, strip: LineStripper) -> str | None:
+    """Whether the exception that ended at line i is the cause or context of the next one."""
+    for j in range(i, min(i + 3, len(lines))):
+        line = strip(lines[j])
+        if line is None:
+            return None
+        text = line.strip()
+        if text == CAUSE:
+            return "cause"
+        if text == CONTEXT:
+            return "context"
+        if text:
+            return None
+    return None
+
+
+def _parse_traceback(lines: list[str], i: int, strip: LineStripper) -> tuple[list[Frame], int]:
+    """Frames from the line after the header up to the exception line (returned as index)."""
+    frames: list[Frame] = []
+    while i < len(lines):
+        line = strip(lines[i])
+        if line is None:
+            break
+        fm = FILE_LINE.match(line)
+        if fm:
+            frames.append(Frame(file=fm.group("file"), line=int(fm.group("line")), function=fm.group("function")))
+            i += 1
+            continue
+        if line.startswith((" ", "\t")) and line.strip():
+            # Source lines, caret/tilde lines, `[Previous line repeated N more times]`.
+            text = line.strip()
+            if (
+                frames
+                and frames[-1].code is None
+                and not re.fullmatch(r"[\^~\s]+", text)
+                and not text.startswith("[Previous line")
+            ):
+                last = frames[-1]
+                frames[-1] = Frame(file=last.file, line=last.line, function=last.function, code=text)
+            i += 1
+            continue
+        break
+    return frames, i
+
+
+def _event(
+    error_type: str,
+    message_lines: list[str],
+    frames: list[Frame],
+    start: int,
+    chained: str | None,
+    source: str,
+) -> ErrorEvent:
+    location = frames[-1] if frames else None
+    return ErrorEvent(
+        language="python",
+        error_type=error_type,
+        message="\n".join(trim_blank(message_lines)).strip(),
+        location=location,
+        frames=tuple(frames),
+        user_frame=user_frame(frames, "python", innermost_first=False),
+        chained=chained,  # type: ignore[arg-type]
+        source=source,
+        line_number=start + 1,
+    )
+
+
+def _strip_group_markup(lines: list[str], start: int) -> tuple[list[str], int]:
+    """The lines of an exception-group block with its `|` and `+--` drawing removed."""
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    out: list[str] = []
+    i = start
+    while i < len(lines):
+        line = lines[i]
+        body = line[indent:] if line[:indent].isspace() or indent == 0 else None
+        if body is None:
+            break
+        m = re.match(r"^\s*(\+[-+ 0-9.]*-|\+ |\| ?)(.*)$", body)
+        if not m:
+            break
+        drawing = m.group(1)
+        out.append("" if drawing.startswith("+") and drawing != "+ " else m.group(2))
+        i += 1
+    return out, i
+
+
+def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[ErrorEvent]:
+    events: list[ErrorEvent] = []
+    i = 0
+    while i < len(lines):
+        if claimed[i]:
+            i += 1
+            continue
+        line = lines[i]
+        group = GROUP_ANCHOR.match(line)
+        if group:
+            block, end = _strip_group_markup(lines, i)
+            inner_claimed = [False] * len(block)
+            events.extend(extract(block, inner_claimed, offset + i))
+            events.extend(extract_bare(block, inner_claimed, offset + i))
+            for k in range(i, end):
+                claimed[k] = True
+            i = max(end, i + 1)
+            continue
+        tb = TRACEBACK.search(line)
+        if tb:
+            start = i
+            strip = prefix_stripper(line[: tb.start()])
+            frames, j = _parse_traceback(lines, i + 1, strip)
+            exc_line = strip(lines[j]) if j < len(lines) else None
+            em = EXCEPTION_LINE.match(exc_line) if exc_line else None
+            if em is None:
+                i += 1
+                continue
+            more, end = _continuation(lines, j + 1, strip)
+            message = [em.group("message") or "", *more]
+            for k in range(start, end):
+                claimed[k] = True
+            events.append(
+                _event(
+                    em.group("type"),
+                    message,
+                    frames,
+                    offset + start,
+                    _chain_after(lines, end, strip),
+                    "python-traceback",
+                )
+            )
+            i = end
+            continue
+        fm = FILE_LINE.match(line)
+        if fm and fm.group("function") is None:
+            # A SyntaxError in the main script comes without a Traceback header.
+            for j in range(i + 1, min(i + 6, len(lines))):
+                em = EXCEPTION_LINE.match(lines[j])
+                if em and em.group("type").split(".")[-1] in SYNTAX_TYPES:
+                    frame = Frame(file=fm.group("file"), line=int(fm.group("line")), code=lines[i + 1].strip() or None)
+                    for k in range(i, j + 1):
+                        claimed[k] = True
+                    events.append(
+                        _event(
+                            em.group("type"), [em.group("message") or ""], [frame], offset + i, None, "python-syntax"
+                        )
+                    )
+                    i = j
+                    break
+            i += 1
+            continue
+        wm = WARNING_LINE.match(line.strip())
+        if wm:
+            frame = Frame(file=wm.group("file"), line=int(wm.group("line")))
+            claimed[i] = True
+            events.append(_event(wm.group("type"), [wm.group("message")], [frame], offset + i, None, "python-warning"))
+        i += 1
+    return events
+
+
+def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list[ErrorEvent]:
+    """`RuntimeError: ...` lines with no traceback around them (pasted from a chat, logged)."""
+    events: list[ErrorEvent] = []
+    i = 0
+    while i < len(lines):
+        if claimed[i]:
+            i += 1
+            continue
+        line = lines[i]
+        m = re.match(r"^(?P<prefix>\s*(?:\[[^\]]{1,40}\]:?\s*)?)", line)
+        prefix = m.group("prefix") if m else ""
+        bare = BARE_EXCEPTION.match(line[len(prefix) :])
+        if not bare:
+            i += 1
+            continue
+        strip = prefix_stripper(prefix) if prefix.strip() else (lambda s: s)
+        more, end = _continuation(lines, i + 1, strip)
+        # Only indented lines carry on a bare message: the next log line is not part of it.
+        more = more[: next((n for n, text in enumerate(more) if not text[:1].isspace()), len(more))]
+        end = i + 1 + len(more)
+        for k in range(i, end):
+            claimed[k] = True
+        events.append(_event(bare.group("type"), [bare.group("message"), *more], [], offset + i, None, "python-bare"))
+        i = end
+    return events

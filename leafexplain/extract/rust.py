@@ -1,0 +1,150 @@
+"""Find Rust panics: every header format since 1.0, multi-line messages, backtraces, cargo test."""
+
+from __future__ import annotations
+
+import re
+
+from leafexplain.extract.common import prefix_stripper, trim_blank, user_frame
+from leafexplain.models import ErrorEvent, Frame
+
+Q = "['\u2018\u2019]"  # pasted text turns quotes typographic
+ANCHOR = re.compile(rf"thread {Q}(?P<thread>[^'\u2018\u2019]*){Q}(?: \((?P<tid>\d+)\))? panicked at (?P<rest>.*)$")
+LOCATION_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+):\s*$")
+OLD_ONE_LINE = re.compile(rf"^{Q}(?P<msg>.*){Q}, (?P<file>\S+?):(?P<line>\d+):(?P<col>\d+)\s*$", re.S)
+OLD_TAIL = re.compile(rf"^(?P<msg>.*){Q}, (?P<file>\S+?):(?P<line>\d+):(?P<col>\d+)\s*$")
+TEST_HEADER = re.compile(r"^---- (?P<test>\S+) stdout ----$")
+TERMINATOR = re.compile(
+    r"^(note: run with `RUST_BACKTRACE|stack backtrace:|---- \S+ std(out|err) ----|failures:\s*$"
+    r"|test result: |error: test failed|error: process didn't exit|   Doc-tests |\s+Running )"
+)
+FRAME_FN = re.compile(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-f]+ - )?(?P<function>.+?)\s*$")
+FRAME_AT = re.compile(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::(?P<col>\d+))?\s*$")
+MAX_MESSAGE_LINES = 200
+
+
+def _location(file: str, line: str, col: str | None) -> Frame:
+    return Frame(file=file, line=int(line), column=int(col) if col else None)
+
+
+def _parse_backtrace(lines: list[str], start: int, strip) -> tuple[list[Frame], int]:
+    """Frames after `stack backtrace:`, innermost first; returns them and the next line index."""
+    frames: list[Frame] = []
+    i = start
+    while i < len(lines):
+        line = strip(lines[i])
+        if line is None:
+            break
+        fn = FRAME_FN.match(line)
+        if fn:
+            frames.append(Frame(file="", function=fn.group("function")))
+            i += 1
+            continue
+        at = FRAME_AT.match(line)
+        if at and frames:
+            last = frames[-1]
+            frames[-1] = Frame(
+                file=at.group("file"),
+                line=int(at.group("line")),
+                column=int(at.group("col")) if at.group("col") else None,
+                function=last.function,
+            )
+            i += 1
+            continue
+        if line.startswith("note: Some details are omitted"):
+            i += 1
+        break
+    return frames, i
+
+
+def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
+    events: list[ErrorEvent] = []
+    test: str | None = None
+    i = 0
+    while i < len(lines):
+        if claimed[i]:
+            i += 1
+            continue
+        raw = lines[i]
+        header = TEST_HEADER.match(raw.strip())
+        if header:
+            test = header.group("test")
+        m = ANCHOR.search(raw)
+        if not m:
+            i += 1
+            continue
+        start = i
+        strip = prefix_stripper(raw[: m.start()])
+        rest = m.group("rest")
+        location: Frame | None = None
+        message_lines: list[str] = []
+        i += 1
+        new = LOCATION_LINE.match(rest)
+        old = OLD_ONE_LINE.match(rest)
+        if new:
+            location = _location(new.group("file"), new.group("line"), new.group("col"))
+            while i < len(lines) and len(message_lines) < MAX_MESSAGE_LINES:
+                line = strip(lines[i])
+                if line is None or not line.strip() or TERMINATOR.match(line) or ANCHOR.search(line):
+                    break
+                message_lines.append(line)
+                i += 1
+        elif old:
+            location = _location(old.group("file"), old.group("line"), old.group("col"))
+            message_lines = [old.group("msg")]
+        elif re.match(Q, rest):
+            # The pre-1.73 form with a message over several lines: it ends at `', file:line:col`.
+            message_lines = [rest[1:]]
+            j = i
+            while j < len(lines) and j - i < MAX_MESSAGE_LINES:
+                line = strip(lines[j])
+                if line is None:
+                    break
+                tail = OLD_TAIL.match(line)
+                if tail:
+                    message_lines.append(tail.group("msg"))
+                    location = _location(tail.group("file"), tail.group("line"), tail.group("col"))
+                    i = j + 1
+                    break
+                message_lines.append(line)
+                j += 1
+            if location is None:
+                message_lines = [rest[1:]]
+        else:
+            message_lines = [rest]
+        frames: list[Frame] = []
+        # After the message: perhaps the backtrace hint, perhaps a backtrace.
+        j = i
+        while j < len(lines) and j - i < 3:
+            line = strip(lines[j])
+            if line is None:
+                break
+            if line.startswith("note: run with `RUST_BACKTRACE"):
+                j += 1
+                continue
+            if line.strip() == "stack backtrace:":
+                frames, j = _parse_backtrace(lines, j + 1, strip)
+                i = j
+            break
+        for k in range(start, i):
+            claimed[k] = True
+        thread = m.group("thread")
+        language = "rust"
+        all_frames = tuple(frames)
+        mine = user_frame(all_frames, language, innermost_first=True) if all_frames else None
+        if mine is None and location is not None:
+            mine = user_frame([location], language, innermost_first=True)
+        events.append(
+            ErrorEvent(
+                language=language,
+                error_type="panic",
+                message="\n".join(trim_blank(message_lines)).strip("\n"),
+                location=location,
+                frames=all_frames,
+                user_frame=mine,
+                source="rust-panic",
+                thread=thread,
+                test=thread if thread not in ("main", "<unnamed>") else test,
+                line_number=start + 1,
+            )
+        )
+    return events

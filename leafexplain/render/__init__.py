@@ -1,0 +1,1 @@
+"""Renderers: one per output format, all over the same views and matches."""

@@ -1,0 +1,206 @@
+"""A neutral view of what to show for each event or record; every format renders this view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from leafexplain.models import Candidate, ErrorEvent, Frame, Match, Record
+from leafexplain.sources import clean_line
+
+BlockKind = Literal["text", "bullets", "numbered", "code", "snippet", "link"]
+MAX_TEXT_CHARS = 4000  # a giant field from a foreign record is cut, with a note
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    kind: BlockKind
+    text: str = ""
+    items: tuple[str, ...] = ()
+    language: str = "text"
+    first_line: int = 1
+    highlight_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    title: str
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One event (or one record, for `show`): a heading, the message, facts, then sections."""
+
+    heading: str
+    message: str
+    span: tuple[int, int] | None
+    facts: tuple[tuple[str, str], ...]
+    sections: tuple[Section, ...]
+    explained: bool
+    url: str | None = None
+
+
+def safe(text: str | None, limit: int = MAX_TEXT_CHARS, *, keep_tabs: bool = False) -> str:
+    """Text fit for a terminal: no escape sequences or control characters, bounded length.
+
+    An error message keeps its tabs so that matched-span offsets still point at the right text.
+    """
+    if not text:
+        return ""
+    cut = len(text) > limit
+    lines = (clean_line(line) for line in text[:limit].split("\n"))
+    body = "\n".join(lines if keep_tabs else (line.replace("\t", "    ") for line in lines))
+    return body + f"\n[… {len(text) - limit} more characters not shown]" if cut else body
+
+
+def format_frame(frame: Frame) -> str:
+    where = safe(frame.file, 500)
+    if frame.line is not None:
+        where += f":{frame.line}"
+        if frame.column is not None:
+            where += f":{frame.column}"
+    if frame.function:
+        where += f" in {safe(frame.function, 200)}"
+    return where
+
+
+def _text_section(title: str, value: str | None) -> list[Section]:
+    return [Section(title, (Block("text", safe(value)),))] if value and value.strip() else []
+
+
+def _list_section(title: str, items: tuple[str, ...], kind: BlockKind) -> list[Section]:
+    kept = tuple(safe(i, 1000) for i in items if i and i.strip())
+    return [Section(title, (Block(kind, items=kept),))] if kept else []
+
+
+def _code_section(title: str, code: str | None, language: str) -> list[Section]:
+    return [Section(title, (Block("code", safe(code, 8000), language=language),))] if code and code.strip() else []
+
+
+SNIPPET_CONTEXT = 6  # lines either side of the raising line, when explaining
+
+
+def _snippet(record: Record, context: int | None) -> Block:
+    lines = safe(record.sourceCode, 8000).split("\n")
+    first = record.sourceCodeStart or 1
+    line = record.lineNumber
+    if context is not None and line is not None and first <= line < first + len(lines):
+        start = max(line - context, first)
+        lines = lines[start - first : line - first + context + 1]
+        first = start
+    return Block("snippet", "\n".join(lines), language=record.code_language, first_line=first, highlight_line=line)
+
+
+def record_sections(
+    record: Record, *, full: bool, snippet_context: int | None = SNIPPET_CONTEXT
+) -> tuple[Section, ...]:
+    """The explanation of a record, in the order a user reads it; `full` adds the code aids."""
+    sections: list[Section] = []
+    sections += _text_section("What it means", record.documentation)
+    sections += _text_section("What triggers it", record.triggerScenarios)
+    sections += _text_section("Common situations", record.commonSituations)
+    sections += _list_section("How to fix it", record.solutions, "numbered")
+    sections += _code_section("Example fix", record.exampleFix, record.code_language)
+    source: list[Block] = []
+    if record.filePath:
+        where = safe(record.filePath, 500) + (f":{record.lineNumber}" if record.lineNumber else "")
+        source.append(Block("text", f"{safe(record.repo, 200)} · {where}"))
+    if record.sourceCode and record.sourceCode.strip():
+        source.append(_snippet(record, snippet_context))
+    if record.githubUrl:
+        source.append(Block("link", safe(record.githubUrl, 2000)))
+    if source:
+        sections.append(Section("Where it is raised", tuple(source)))
+    sections += _list_section("Prevention tips", record.preventionTips, "bullets")
+    if record.tags:
+        sections.append(Section("Tags", (Block("text", ", ".join(safe(t, 100) for t in record.tags)),)))
+    if full:
+        sections += _text_section("Handling strategy", record.handlingStrategy)
+        sections += _code_section("Validation code", record.validationCode, record.code_language)
+        sections += _code_section("Type guard", record.typeGuard, record.code_language)
+        sections += _code_section("Try/catch pattern", record.tryCatchPattern, record.code_language)
+    return tuple(sections)
+
+
+def _heading(parts: list[str | None]) -> str:
+    return " · ".join(safe(p, 200) for p in parts if p)
+
+
+def _match_fact(candidate: Candidate) -> str:
+    how = f"{candidate.method}, score {candidate.score:g}"
+    if candidate.span:
+        how += f", characters {candidate.span[0]}-{candidate.span[1]}"
+    return f"{safe(candidate.record.slug, 200)} ({how})"
+
+
+def _event_facts(event: ErrorEvent) -> list[tuple[str, str]]:
+    facts: list[tuple[str, str]] = []
+    if event.user_frame:
+        facts.append(("your code", format_frame(event.user_frame)))
+    if event.location and event.location != event.user_frame:
+        facts.append(("raised at", format_frame(event.location)))
+    if event.test:
+        facts.append(("test", safe(event.test, 300)))
+    if event.count > 1:
+        facts.append(("seen", f"{event.count} times"))
+    if event.chained:
+        facts.append(("chained", f"the {event.chained} of the next exception"))
+    return facts
+
+
+def event_view(match: Match, *, full: bool, show_all: bool) -> View:
+    event = match.event
+    best = match.best
+    facts = _event_facts(event)
+    if best is None:
+        near = tuple(f"{safe(c.record.slug, 200)} ({safe(c.record.repo, 200)}): score {c.score:g}" for c in match.near)
+        sections = [
+            Section(
+                "No record matches this error",
+                (Block("text", "Nearest records, below the cut-off:"), Block("bullets", items=near))
+                if near
+                else (Block("text", "No record comes close."),),
+            )
+        ]
+        return View(
+            _heading([event.error_type or "error", event.language if event.language != "unknown" else None]),
+            safe(event.message, keep_tabs=True),
+            None,
+            tuple(facts),
+            tuple(sections),
+            explained=False,
+        )
+    record = best.record
+    facts.append(("matched", _match_fact(best)))
+    sections = list(record_sections(record, full=full))
+    others = match.matches[1:]
+    if others and show_all:
+        sections.append(Section("Other candidates", (Block("bullets", items=tuple(_match_fact(c) for c in others)),)))
+    heading = _heading([event.error_type or record.errorClass or record.errorType, record.repo, record.severity])
+    return View(
+        heading,
+        safe(event.message, keep_tabs=True),
+        best.span,
+        tuple(facts),
+        tuple(sections),
+        explained=True,
+        url=record.githubUrl,
+    )
+
+
+def record_view(record: Record) -> View:
+    """`show`: a record in full, with its own message as the example."""
+    facts = [("id", record.id), ("slug", safe(record.slug, 200))]
+    if record.analyzedSha:
+        facts.append(("analysed at", safe(record.analyzedSha, 64)))
+    heading = _heading([record.errorClass or record.errorType, record.repo, record.severity])
+    return View(
+        heading,
+        safe(record.errorMessage),
+        None,
+        tuple(facts),
+        record_sections(record, full=True, snippet_context=None),
+        explained=True,
+        url=record.githubUrl,
+    )

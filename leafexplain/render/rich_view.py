@@ -1,0 +1,82 @@
+"""The terminal rendering: rich renderables built from views, with colour, syntax and links."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.style import Style
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from leafexplain.render.document import Block, View
+
+THEME = "ansi_dark"  # the terminal's own palette: readable on dark and light backgrounds
+SECTION_STYLE = Style(bold=True, color="cyan")
+SPAN_STYLE = Style(bold=True, color="yellow", underline=True)
+
+
+def _block(block: Block) -> object:
+    if block.kind == "text":
+        return Text(block.text)
+    if block.kind in ("bullets", "numbered"):
+        table = Table.grid(padding=(0, 1))
+        table.add_column(no_wrap=True, style="dim")
+        table.add_column()
+        for n, item in enumerate(block.items, start=1):
+            table.add_row(f"{n}." if block.kind == "numbered" else "•", Text(item))
+        return table
+    if block.kind == "code":
+        return Syntax(block.text, block.language, theme=THEME, background_color="default", word_wrap=True)
+    if block.kind == "snippet":
+        return Syntax(
+            block.text,
+            block.language,
+            theme=THEME,
+            background_color="default",
+            line_numbers=True,
+            start_line=block.first_line,
+            highlight_lines={block.highlight_line} if block.highlight_line else None,
+            word_wrap=True,
+        )
+    # A link: clickable where the terminal supports OSC 8, and printed in full either way.
+    return Text(block.text, style=Style(link=block.text, underline=True, color="blue"))
+
+
+class ViewRenderable:
+    """One view as rich renderables; rich calls __rich_console__ when printing."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        view = self.view
+        message = Text(view.message)
+        if view.span:
+            message.stylize(SPAN_STYLE, *view.span)
+        facts = Table.grid(padding=(0, 1))
+        facts.add_column(style="dim", no_wrap=True)
+        facts.add_column()
+        for key, value in view.facts:
+            facts.add_row(f"{key}:", Text(value))
+        border = "green" if view.explained else "red"
+        yield Panel(
+            Group(message, facts),
+            title=Text(view.heading, style=Style(bold=True)),
+            title_align="left",
+            border_style=border,
+        )
+        for section in view.sections:
+            yield Text("")
+            yield Text(section.title, style=SECTION_STYLE)
+            for block in section.blocks:
+                yield Padding(_block(block), (0, 0, 0, 2))  # type: ignore[arg-type]
+        yield Text("")
+
+
+def print_views(console: Console, views: Iterable[View]) -> None:
+    for view in views:
+        console.print(ViewRenderable(view))

@@ -1,0 +1,123 @@
+"""The record schema (schemaVersion 2): every field of the seed record, its type, and checks."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from leafexplain.models import Problem, Record
+from leafexplain.patterns import compile_pattern
+
+SCHEMA_VERSION = 2
+
+# Field name -> the JSON types it may hold. None (null) is allowed for every optional field.
+STR, INT, STR_LIST = "string", "integer", "list of strings"
+FIELDS: dict[str, str] = {
+    "id": STR,
+    "repo": STR,
+    "slug": STR,
+    "errorCode": STR,
+    "errorMessage": STR,
+    "messagePattern": STR,
+    "errorType": STR,
+    "errorClass": STR,
+    "httpStatus": INT,
+    "severity": STR,
+    "filePath": STR,
+    "lineNumber": INT,
+    "sourceCode": STR,
+    "sourceCodeStart": INT,
+    "sourceCodeEnd": INT,
+    "githubUrl": STR,
+    "documentation": STR,
+    "triggerScenarios": STR,
+    "commonSituations": STR,
+    "solutions": STR_LIST,
+    "exampleFix": STR,
+    "handlingStrategy": STR,
+    "validationCode": STR,
+    "typeGuard": STR,
+    "tryCatchPattern": STR,
+    "preventionTips": STR_LIST,
+    "tags": STR_LIST,
+    "backgroundTag": STR,
+    "analyzedSha": STR,
+    "analyzedAt": STR,
+    "contentChangedAt": STR,
+    "schemaVersion": INT,
+}
+REQUIRED = ("id", "repo", "errorMessage", "messagePattern")
+LIST_FIELDS = frozenset(k for k, v in FIELDS.items() if v == STR_LIST)
+
+REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+# Only https links to GitHub-like hosts, with no credentials: a record is data from elsewhere,
+# and a link in a terminal is clicked on trust.
+URL_RE = re.compile(r"^https://[A-Za-z0-9.-]+(?::\d+)?/[^\s@]*$")
+MIN_LITERAL_CHARS = 4
+MAX_FIELD_CHARS = 200_000
+
+
+def slugify(message: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", message.lower()).strip("-")
+    return slug[:50].rstrip("-")
+
+
+def _type_ok(value: Any, kind: str) -> bool:
+    if kind == STR:
+        return isinstance(value, str)
+    if kind == INT:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def validate_record(
+    data: Any, path: str, line: int | None = None, dataset_version: str | None = None
+) -> tuple[Record | None, list[Problem]]:
+    """Check one record object; return the typed Record (None when invalid) and the problems."""
+
+    def problem(message: str, field: str | None = None) -> Problem:
+        return Problem(path=path, line=line, field=field, message=message)
+
+    if not isinstance(data, dict):
+        return None, [problem(f"expected a record object, found {type(data).__name__}")]
+    problems: list[Problem] = []
+    for name in REQUIRED:
+        value = data.get(name)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            problems.append(problem("is required and must not be empty", name))
+    values: dict[str, Any] = {}
+    for name, kind in FIELDS.items():
+        value = data.get(name)
+        if value is None:
+            continue
+        if not _type_ok(value, kind):
+            problems.append(problem(f"must be a {kind}, found {type(value).__name__}", name))
+            continue
+        if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
+            problems.append(problem(f"is longer than {MAX_FIELD_CHARS} characters", name))
+            continue
+        values[name] = tuple(value) if name in LIST_FIELDS else value
+    if problems:
+        return None, problems
+
+    if not REPO_RE.match(values["repo"]):
+        problems.append(problem("must look like 'owner/name'", "repo"))
+    version = values.get("schemaVersion", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        problems.append(problem(f"is {version}; this leafexplain reads schemaVersion 2", "schemaVersion"))
+    url = values.get("githubUrl")
+    if url and not URL_RE.match(url):
+        problems.append(problem("must be an https:// link without credentials", "githubUrl"))
+    if compile_pattern(values["messagePattern"]).literal_chars < MIN_LITERAL_CHARS:
+        problems.append(
+            problem(
+                f"has fewer than {MIN_LITERAL_CHARS} literal characters: it would match any message",
+                "messagePattern",
+            )
+        )
+    if problems:
+        return None, problems
+    values.setdefault("slug", "")
+    if not values["slug"]:
+        values["slug"] = slugify(values["errorMessage"])
+    return Record(**values, datasetVersion=dataset_version, origin=f"{path}:{line}" if line else path), []

@@ -1,0 +1,64 @@
+"""Where the text comes from (argument, stdin, file) and how it is cleaned before extraction."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import BinaryIO
+
+# ANSI/VT sequences: CSI, OSC (to BEL or ST), DCS/SOS/PM/APC strings, two-byte ESC sequences,
+# and the 8-bit C1 forms. Text is read for its words, so every one of them is removed.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?"
+    r"|\x1b[ -/]*[0-~]"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+    r"|[\x80-\x9f]"
+    r"|\x1b"
+)
+# Other control characters (tabs and newlines stay); bidi overrides are kept out of
+# extraction as they only ever disguise text.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+
+
+class InputError(Exception):
+    """The input cannot be read: a clear one-line message for the user."""
+
+
+def clean_line(line: str) -> str:
+    """One line as a person saw it: escapes gone, a carriage-return overwrite resolved."""
+    line = _ESCAPES.sub("", line)
+    if "\r" in line:
+        # A progress bar redraws with \r: what stays on screen is the last segment.
+        segments = [s for s in line.split("\r") if s]
+        line = segments[-1] if segments else ""
+    return _CONTROLS.sub("", line)
+
+
+def normalize(text: str) -> str:
+    """Text with escapes stripped, line endings unified, control characters removed."""
+    text = text.replace("\r\n", "\n")
+    return "\n".join(clean_line(line) for line in text.split("\n"))
+
+
+def decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def read_stream(stream: BinaryIO) -> str:
+    return normalize(decode(stream.read()))
+
+
+def read_file(path: str) -> str:
+    if path == "-":
+        return read_stream(sys.stdin.buffer)
+    try:
+        return normalize(decode(Path(path).read_bytes()))
+    except FileNotFoundError:
+        raise InputError(f"cannot read {path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"cannot read {path}: it is a folder") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,82 @@
+"""Tidy checks over the bundled records: well-formed, unambiguous, pinned to real commits."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from leafexplain.match import Matcher
+from leafexplain.models import ErrorEvent
+from leafexplain.patterns import compile_pattern
+from leafexplain.records import load_paths
+from leafexplain.schema import FIELDS
+from tests.conftest import RECORDS, SEED_ID
+
+LOADED = load_paths([str(RECORDS)])
+ALL = LOADED.records
+MATCHER = Matcher(ALL)
+URL = re.compile(
+    r"^https://github\.com/(?P<repo>[^/]+/[^/]+)/blob/(?P<sha>[0-9a-f]{40})/(?P<path>\S+)#L(?P<start>\d+)-L(?P<end>\d+)$"
+)
+FILES = sorted(RECORDS.rglob("*.json"))
+
+
+def test_every_record_file_loads_cleanly() -> None:
+    assert LOADED.problems == ()
+    assert len(ALL) == len(FILES)
+
+
+def test_counts_per_repository() -> None:
+    counts = Counter(r.repo for r in ALL)
+    assert counts["tracel-ai/burn"] >= 30
+    assert counts["pytorch/pytorch"] >= 30
+    assert counts["rust-lang/rust"] >= 20
+    assert counts["python/cpython"] >= 20
+
+
+def test_ids_and_slugs_unique() -> None:
+    ids = Counter(r.id for r in ALL)
+    slugs = Counter(r.slug for r in ALL)
+    assert [i for i, n in ids.items() if n > 1] == []
+    assert [s for s, n in slugs.items() if n > 1] == []
+    assert all(re.fullmatch(r"[0-9a-f]{16}", r.id) for r in ALL)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_file_layout_and_field_order(path: Path) -> None:
+    data = json.loads(path.read_text())
+    assert set(data) == {"record", "datasetVersion"}
+    record = data["record"]
+    assert list(record) == list(FIELDS)
+    assert path.parent.relative_to(RECORDS).as_posix() == record["repo"]
+    assert path.stem == record["slug"]
+    if record["id"] != SEED_ID:
+        assert record["sourceCode"] == "", "no library source is copied into a record"
+        marker = "#" if record["errorType"] != "panic" else "//"
+        fix = record["exampleFix"]
+        assert fix.startswith(f"{marker} before\n") and f"\n{marker} after\n" in fix
+
+
+@pytest.mark.parametrize("record", ALL, ids=lambda r: r.slug)
+def test_links_and_lines_are_pinned(record) -> None:
+    m = URL.match(record.githubUrl or "")
+    assert m, record.githubUrl
+    assert m["repo"] == record.repo and m["path"] == record.filePath
+    assert (int(m["start"]), int(m["end"])) == (record.sourceCodeStart, record.sourceCodeEnd)
+    assert m["sha"] == record.analyzedSha
+    assert record.sourceCodeStart <= record.lineNumber <= record.sourceCodeEnd
+
+
+@pytest.mark.parametrize("record", ALL, ids=lambda r: r.slug)
+def test_own_message_matches_only_its_record(record) -> None:
+    assert compile_pattern(record.messagePattern).literal_chars >= 12
+    event = ErrorEvent(
+        language=record.language, error_type=record.errorClass or record.errorType, message=record.errorMessage
+    )
+    result = MATCHER.match(event)
+    assert [c.record.id for c in result.matches] == [record.id]
+    assert (result.matches[0].score, result.matches[0].method) == (100, "regex")

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Regenerate tests/corpus/outputs: run real rustc, cargo, python and pytest, keep what they print.
+
+Usage: python tools/make_corpus.py [--only SUBSTRING]
+
+Every file under tests/corpus/outputs/ comes from here. Most are a real program's combined
+stdout and stderr. A few are derived from a real output by a stated transformation (the
+panic formats of older Rust releases, CI log prefixes, colour codes and CRLF line ends), since
+this machine has only one Rust toolchain; burn records get their exact panic text laid into
+each panic format, since burn itself cannot be built without the crates registry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests" / "corpus"
+OUTPUTS = CORPUS / "outputs"
+SCENARIOS = CORPUS / "scenarios"
+PROGRAMS = CORPUS / "programs"
+# A fixed work folder keeps the paths printed in the outputs the same from run to run.
+WORK = Path("/tmp/leafexplain-corpus")
+BURN_VERSION = "0.20.1"
+REGISTRY = "/home/user/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f"
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: int = 300) -> str:
+    full_env = {**os.environ, "RUST_BACKTRACE": "0", "NO_COLOR": "1", "CARGO_TERM_COLOR": "never", **(env or {})}
+    full_env.pop("PYTHONWARNINGS", None)
+    done = subprocess.run(cmd, cwd=cwd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+    return done.stdout.decode("utf-8", errors="replace")
+
+
+def write(name: str, text: str) -> None:
+    path = OUTPUTS / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8", newline="")
+    print(f"wrote {path.relative_to(ROOT)} ({len(text)} chars)")
+
+
+# --- real runs ---------------------------------------------------------------------------
+
+
+def cargo_outputs() -> dict[str, str]:
+    work = WORK / "cargo"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(SCENARIOS / "cargo", work)
+    target = {"CARGO_TARGET_DIR": str(WORK / "target")}
+    cargo = ["cargo", "--offline"]
+    run([*cargo, "build", "--quiet"], work, target)
+    out = {
+        "rust/cargo-run-leaf.txt": run([*cargo, "run", "--bin", "trainer", "--", "leaf"], work, target),
+        "rust/cargo-run-backtrace.txt": run(
+            [*cargo, "run", "--bin", "trainer", "--", "leaf"], work, {**target, "RUST_BACKTRACE": "1"}
+        ),
+        "rust/cargo-run-backtrace-full.txt": run(
+            [*cargo, "run", "--bin", "trainer", "--", "unwrap"], work, {**target, "RUST_BACKTRACE": "full"}
+        ),
+        "rust/cargo-run-unwrap.txt": run([*cargo, "run", "--bin", "trainer", "--", "unwrap"], work, target),
+        "rust/cargo-run-assert.txt": run([*cargo, "run", "--bin", "trainer", "--", "assert"], work, target),
+        "rust/cargo-run-thread.txt": run([*cargo, "run", "--bin", "trainer", "--", "thread"], work, target),
+        "rust/cargo-run-unknown.txt": run([*cargo, "run", "--bin", "trainer", "--", "quota"], work, target),
+        "rust/cargo-test-three.txt": run(
+            [*cargo, "test", "-p", "trainer", "--lib", "three_", "--", "--test-threads=1"], work, target
+        ),
+        "rust/cargo-test-grouped.txt": run(
+            [*cargo, "test", "-p", "trainer", "--lib", "grouped_", "--", "--test-threads=1"], work, target
+        ),
+    }
+    return out
+
+
+def python_outputs() -> dict[str, str]:
+    work = WORK / "python"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(SCENARIOS / "python", work)
+    # Kept out of the repository as a file: it would not parse, which is the point.
+    (work / "syntax_error.py").write_text("def train(epochs:\n    return epochs\n")
+    py = [sys.executable]
+    pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-c", "/dev/null", "--rootdir", str(work)]
+    out = {
+        name: run([*py, f"{name}.py"], work)
+        for name in ("json_decode", "chain_cause", "chain_context", "exception_group", "recursion", "syntax_error")
+    }
+    out = {f"python/{k.replace('_', '-')}.txt": v for k, v in out.items()}
+    out["python/pytest-long.txt"] = run([*pytest, "check_failing.py"], work)
+    out["python/pytest-summary.txt"] = run([*pytest, "-q", "--tb=no", "-rf", "check_failing.py"], work)
+    out["python/pytest-native.txt"] = run([*pytest, "--tb=native", "-q", "check_failing.py"], work)
+    return out
+
+
+def record_program_outputs() -> dict[str, str]:
+    """One real output for each record that has a trigger program."""
+    out: dict[str, str] = {}
+    bin_dir = WORK / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    have_torch = subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode == 0
+    for program in sorted(PROGRAMS.glob("*/*")):
+        group = program.parent.name
+        name = f"records/{group}/{program.stem}.txt"
+        if program.suffix == ".rs":
+            exe = bin_dir / program.stem
+            compiled = subprocess.run(
+                ["rustc", "--edition", "2021", "-o", str(exe), str(program.relative_to(ROOT))],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+            )
+            if compiled.returncode != 0:
+                sys.exit(f"{program}: does not compile:\n{compiled.stderr}")
+            out[name] = run([str(exe)], ROOT)
+        elif program.suffix == ".py":
+            if group == "pytorch" and not have_torch:
+                print(f"skipped {program.name}: torch is not installed (keeping the old output)")
+                continue
+            out[name] = run([sys.executable, str(program.relative_to(ROOT))], ROOT)
+    return out
+
+
+# --- derived from real runs ----------------------------------------------------------------
+
+
+def _without_thread_id(text: str) -> str:
+    """The 1.73-1.90 header: the same, without the thread id that 1.91 added."""
+    return re.sub(r"^(thread '[^']*') \(\d+\)", r"\1", text, flags=re.M)
+
+
+def old_format(text: str, open_q: str = "'", close_q: str = "'") -> str:
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^thread '([^']*)' \(\d+\) panicked at (\S+):$", lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        message: list[str] = []
+        i += 1
+        while i < len(lines) and lines[i] and not lines[i].startswith(("note:", "stack backtrace:")):
+            message.append(lines[i])
+            i += 1
+        body = "\n".join(message)
+        out.append(f"thread '{m.group(1)}' panicked at {open_q}{body}{close_q}, {m.group(2)}")
+    return "\n".join(out)
+
+
+def with_prefixes(text: str, prefix: Callable[[int], str]) -> str:
+    return "".join(prefix(n) + line for n, line in enumerate(text.splitlines(keepends=True)))
+
+
+def with_ansi_crlf(text: str) -> str:
+    coloured = re.sub(r"^(thread .*)$", "\x1b[1m\x1b[31m\\1\x1b[0m", text, flags=re.M)
+    coloured = re.sub(r"^(\s+)(Compiling|Finished|Running)", "\\1\x1b[1m\x1b[32m\\2\x1b[0m", coloured, flags=re.M)
+    return coloured.replace("\n", "\r\n")
+
+
+def derived(real: dict[str, str]) -> dict[str, str]:
+    leaf = real["rust/cargo-run-leaf.txt"]
+    assertion = real["rust/cargo-run-assert.txt"]
+    stamp = "2026-11-30T10:15:{:02d}.{:07d}Z "
+    return {
+        "derived/rust-1.73-header.txt": _without_thread_id(leaf),
+        "derived/rust-old-one-line.txt": old_format(leaf),
+        "derived/rust-old-typographic.txt": old_format(leaf, "\u2018", "\u2019"),
+        "derived/rust-old-multiline.txt": old_format(assertion),
+        "derived/ci-timestamps.txt": with_prefixes(
+            real["python/json-decode.txt"], lambda n: stamp.format(n % 60, 1234567 + n)
+        ),
+        "derived/rank-prefix.txt": with_prefixes(real["python/chain-cause.txt"], lambda n: "[rank0]: "),
+        "derived/ansi-crlf.txt": with_ansi_crlf(leaf),
+    }
+
+
+def burn_outputs() -> dict[str, str]:
+    """Each burn record's message in the three panic header formats, from its crate's path."""
+    out: dict[str, str] = {}
+    for path in sorted((ROOT / "records" / "tracel-ai" / "burn").glob("*.json")):
+        record = json.loads(path.read_text())["record"]
+        crate_path = re.sub(r"^crates/([^/]+)/", rf"{REGISTRY}/\1-{BURN_VERSION}/", record["filePath"] or "src/lib.rs")
+        where = f"{crate_path}:{record['lineNumber'] or 1}:9"
+        message = record["errorMessage"]
+        note = "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+        out[f"records/burn/{record['slug']}.new.txt"] = f"thread 'main' (4242) panicked at {where}:\n{message}\n{note}"
+        out[f"records/burn/{record['slug']}.mid.txt"] = f"thread 'main' panicked at {where}:\n{message}\n{note}"
+        out[f"records/burn/{record['slug']}.old.txt"] = f"thread 'main' panicked at '{message}', {where}\n{note}"
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", default="", help="only write outputs whose name contains this")
+    args = parser.parse_args()
+    WORK.mkdir(parents=True, exist_ok=True)
+    real = {**cargo_outputs(), **python_outputs()}
+    everything = {**real, **derived(real), **record_program_outputs(), **burn_outputs()}
+    for name, text in sorted(everything.items()):
+        if args.only in name:
+            write(name, text)
+
+
+if __name__ == "__main__":
+    main()
