@@ -354,6 +354,138 @@ def validate(
     raise typer.Exit(ExitStatus.NOTHING_MATCHED if loaded.problems else ExitStatus.EXPLAINED)
 
 
+@app.command(
+    epilog="Examples: leafexplain verify --source ~/src/burn records/tracel-ai/burn  ·  "
+    "leafexplain verify --source Python-3.11.2/ --repo python/cpython"
+)
+def verify(
+    paths: Annotated[
+        Optional[list[Path]], typer.Argument(help="Record files or folders (default: every record source).")
+    ] = None,
+    source: Annotated[
+        Path, typer.Option("--source", metavar="DIR", help="A git checkout, bare git folder or unpacked release.")
+    ] = Path("."),
+    repo: Annotated[
+        Optional[str], typer.Option("--repo", metavar="OWNER/NAME", help="Which records DIR is for (default: guessed).")
+    ] = None,
+    fmt: Annotated[ValidateFormat, typer.Option("--format", "-F", help="Output format.")] = ValidateFormat.text,
+    records: RecordsOpt = None,
+    no_bundled: NoBundledOpt = False,
+) -> None:
+    """Check records against a local copy of their repository: commit, file, message line."""
+    from leafexplain.records import load_paths, load_records
+    from leafexplain.verify import verify_records
+
+    env = Environment.from_process()
+    if not source.is_dir():
+        warn(env, f"--source {source}: not a folder")
+        raise typer.Exit(ExitStatus.USAGE_ERROR)
+    loaded = load_paths([str(p) for p in paths]) if paths else load_records(records or (), bundled=not no_bundled)
+    warn_problems(env, loaded.problems)
+    chosen_repo, verdicts = verify_records(loaded.records, source, repo)
+    if not verdicts:
+        warn(env, f"no records to check against {source}" + (f" for {chosen_repo}" if chosen_repo else ""))
+        raise typer.Exit(ExitStatus.NOTHING_MATCHED)
+    if fmt.value == "json":
+        write_json(
+            {
+                "schema": "leafexplain.verify/1",
+                "repo": chosen_repo,
+                "source": str(source),
+                "results": [
+                    {
+                        "id": v.record.id,
+                        "slug": v.record.slug,
+                        "status": v.status,
+                        "filePath": v.record.filePath,
+                        "lineNumber": v.record.lineNumber,
+                        "found_line": v.found_line,
+                        "detail": v.detail,
+                    }
+                    for v in verdicts
+                ],
+            },
+            env,
+        )
+    else:
+        for v in verdicts:
+            where = f"{v.record.filePath}:{v.record.lineNumber}"
+            env.stdout.write(f"{v.status:<14} {v.record.slug}  {where}{'  ' + v.detail if v.detail else ''}\n")
+        bad = sum(not v.ok for v in verdicts)
+        env.stdout.write(f"{chosen_repo}: {len(verdicts) - bad} of {len(verdicts)} records found at their line\n")
+        env.stdout.flush()
+    raise typer.Exit(ExitStatus.EXPLAINED if all(v.ok for v in verdicts) else ExitStatus.NOTHING_MATCHED)
+
+
+@app.command(
+    epilog="Example: leafexplain new --repo tracel-ai/burn --commit 75b7881397df1f21e5c2bf51cd3aa6b9ae2bb6a4 "
+    "--path crates/burn-ir/src/handle.rs --line 88 --message 'Should have handle for tensor TensorId { value: 7 }' "
+    "--pattern 'Should have handle for tensor {id:?}' --out records"
+)
+def new(
+    repo: Annotated[str, typer.Option("--repo", metavar="OWNER/NAME", help="The repository that raises the error.")],
+    commit: Annotated[str, typer.Option("--commit", metavar="SHA", help="The full commit the facts were read at.")],
+    path: Annotated[str, typer.Option("--path", metavar="FILE", help="The file, relative to the repository root.")],
+    line: Annotated[int, typer.Option("--line", min=1, help="The line on which the message literal starts.")],
+    message: Annotated[str, typer.Option("--message", help="The message as a user sees it, values filled in.")],
+    pattern: Annotated[
+        Optional[str], typer.Option("--pattern", help="The literal with its placeholders (default: the message).")
+    ] = None,
+    error_class: Annotated[
+        Optional[str], typer.Option("--class", metavar="NAME", help="Python exception class (default: a Rust panic).")
+    ] = None,
+    out: Annotated[
+        Optional[Path], typer.Option("--out", metavar="DIR", help="Write DIR/OWNER/NAME/SLUG.json instead of stdout.")
+    ] = None,
+) -> None:
+    """Scaffold a record from where its message is raised: slug, id and link computed."""
+    from datetime import datetime, timezone
+
+    from leafexplain.authoring import dumps, record_file, scaffold
+
+    env = Environment.from_process()
+    taken: set[str] = set()
+    existing: dict[str, str] = {}
+    if out and out.is_dir():
+        from leafexplain.records import load_paths
+
+        known = load_paths([str(out)]).records
+        taken = {r.slug for r in known}
+        existing = {r.id: r.origin for r in known}
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    try:
+        wrapped = scaffold(
+            repo=repo,
+            commit=commit,
+            path=path,
+            line=line,
+            message=message,
+            pattern=pattern,
+            error_class=error_class,
+            taken_slugs=taken,
+            now=now,
+        )
+    except ValueError as exc:
+        warn(env, str(exc))
+        raise typer.Exit(ExitStatus.USAGE_ERROR) from None
+    from leafexplain.schema import validate_record
+
+    _, problems = validate_record(wrapped["record"], "<new record>")
+    if problems:
+        warn(env, "; ".join(str(p) for p in problems))
+        raise typer.Exit(ExitStatus.USAGE_ERROR)
+    if out is None:
+        env.stdout.write(dumps(wrapped))
+        return
+    if wrapped["record"]["id"] in existing:
+        warn(env, f"a record with id {wrapped['record']['id']} exists already: {existing[wrapped['record']['id']]}")
+        raise typer.Exit(ExitStatus.USAGE_ERROR)
+    target = record_file(out, wrapped)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(dumps(wrapped), encoding="utf-8")
+    warn(env, f"wrote {target}; now fill in the prose fields, then run `leafexplain validate` and `verify`")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the app; map interrupts, closed pipes and usage errors to exit codes, never a traceback."""
     command = typer.main.get_command(app)

@@ -107,10 +107,43 @@ def message_words(message: str) -> set[str]:
 
 # Words too common in error messages to tell one error from another.
 STOPWORDS = frozenset(
-    (
-        "a an the to of in on at by for is are be was were it its this that with and or not no but as from"
-        " has have had can cannot should must got"
-    ).split()
+    [
+        "a",
+        "an",
+        "the",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "is",
+        "are",
+        "be",
+        "was",
+        "were",
+        "it",
+        "its",
+        "this",
+        "that",
+        "with",
+        "and",
+        "or",
+        "not",
+        "no",
+        "but",
+        "as",
+        "from",
+        "has",
+        "have",
+        "had",
+        "can",
+        "cannot",
+        "should",
+        "must",
+        "got",
+    ]
 )
 
 

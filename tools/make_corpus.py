@@ -206,6 +206,10 @@ def main() -> None:
     for name, text in sorted(everything.items()):
         if args.only in name:
             write(name, text)
+    # The example that `leafexplain demo` explains: a real `cargo run` with a backtrace.
+    example = ROOT / "examples" / "burn-panic.txt"
+    example.write_text(real["rust/cargo-run-backtrace.txt"], encoding="utf-8", newline="")
+    print(f"wrote {example.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -43,7 +43,8 @@ def _block(block: Block) -> object:
             word_wrap=True,
         )
     # A link: clickable where the terminal supports OSC 8, and printed in full either way.
-    return Text(block.text, style=Style(link=block.text, underline=True, color="blue"))
+    # Kept on one line even past the width, so that it can be copied whole.
+    return Text(block.text, style=Style(link=block.text, underline=True, color="blue"), no_wrap=True, overflow="ignore")
 
 
 class ViewRenderable:

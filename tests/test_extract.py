@@ -1,0 +1,132 @@
+"""The extractors, called directly on text: every format they promise, and nothing from noise."""
+
+from __future__ import annotations
+
+from leafexplain.extract import extract_events
+from leafexplain.sources import normalize
+from tests.conftest import OUTPUTS
+
+SEED = "Can't convert a non leaf tensor into a tracked tensor"
+
+
+def test_rust_headers_of_every_release() -> None:
+    texts = [
+        f"thread 'main' (12869) panicked at src/main.rs:1:92:\n{SEED}\n",
+        f"thread 'main' panicked at src/main.rs:1:92:\n{SEED}\n",
+        f"thread 'main' panicked at '{SEED}', src/main.rs:1:92\n",
+        f"thread \u2018main\u2019 panicked at \u2018{SEED}\u2019, src/main.rs:1:92\n",
+    ]
+    for text in texts:
+        [event] = extract_events(normalize(text))
+        assert event.language == "rust" and event.error_type == "panic"
+        assert event.message.replace("\u2019", "'") == SEED or event.message == SEED
+        assert (event.location.file, event.location.line, event.location.column) == ("src/main.rs", 1, 92)
+
+
+def test_old_header_with_a_message_over_several_lines() -> None:
+    text = (
+        "thread 'main' panicked at 'assertion failed: `(left == right)`\n  left: `1`,\n right: `2`', src/lib.rs:4:5\n"
+        "note: run with `RUST_BACKTRACE=1`\n"
+    )
+    [event] = extract_events(text)
+    assert event.message.splitlines() == ["assertion failed: `(left == right)`", "  left: `1`,", " right: `2`"]
+    assert event.location.line == 4
+
+
+def test_thread_names_and_tests() -> None:
+    text = (
+        "---- tests::it_fails stdout ----\n\nthread 'tests::it_fails' (9) panicked at src/lib.rs:9:9:\nboom\n\n"
+        "thread '<unnamed>' (10) panicked at src/main.rs:3:3:\nworker died\n"
+    )
+    first, second = extract_events(text)
+    assert (first.thread, first.test, first.message) == ("tests::it_fails", "tests::it_fails", "boom")
+    # A thread a test spawned panics inside that test's section of the output.
+    assert (second.thread, second.test, second.message) == ("<unnamed>", "tests::it_fails", "worker died")
+
+
+def test_backtrace_frames_and_user_frame() -> None:
+    [event] = extract_events((OUTPUTS / "rust" / "cargo-run-backtrace-full.txt").read_text())
+    assert len(event.frames) > 5 and event.frames[0].file.startswith("/rustc/")
+    assert event.user_frame.function.startswith("trainer::main")
+
+
+def test_identical_panics_are_grouped() -> None:
+    text = "thread 'a' (1) panicked at src/x.rs:1:1:\nsame\n\nthread 'b' (2) panicked at src/x.rs:1:1:\nsame\n"
+    [event] = extract_events(text)
+    assert event.count == 2
+
+
+def test_python_traceback_frames_carets_and_user_frame() -> None:
+    [event] = extract_events((OUTPUTS / "python" / "json-decode.txt").read_text())
+    assert event.error_type == "json.decoder.JSONDecodeError"
+    assert event.message == "Expecting value: line 1 column 1 (char 0)"
+    assert event.frames[0].code == 'load_config("")'
+    assert all(not (f.code or "").startswith("^") for f in event.frames)
+    assert event.user_frame.file.endswith("json_decode.py") and event.user_frame.line == 7
+
+
+def test_multi_line_message_and_repeated_frames() -> None:
+    text = (
+        'Traceback (most recent call last):\n  File "t.py", line 9, in <module>\n    net.load_state_dict(sd)\n'
+        '  File "t.py", line 3, in f\n    f()\n  [Previous line repeated 2 more times]\n'
+        'RuntimeError: Error(s) in loading state_dict for Net:\n\tMissing key(s) in state_dict: "fc.weight".\n'
+    )
+    [event] = extract_events(text)
+    assert event.message == 'Error(s) in loading state_dict for Net:\n\tMissing key(s) in state_dict: "fc.weight".'
+    assert len(event.frames) == 2
+
+
+def test_chained_exceptions_are_marked() -> None:
+    cause, final = extract_events((OUTPUTS / "python" / "chain-cause.txt").read_text())
+    assert (cause.error_type, cause.chained) == ("KeyError", "cause")
+    assert (final.error_type, final.chained) == ("ValueError", None)
+    context, _ = extract_events((OUTPUTS / "python" / "chain-context.txt").read_text())
+    assert context.chained == "context"
+
+
+def test_exception_group_syntax_error_and_warning() -> None:
+    group = extract_events((OUTPUTS / "python" / "exception-group.txt").read_text())
+    assert [e.error_type for e in group] == ["ExceptionGroup", "ValueError", "TypeError"]
+    [syntax] = extract_events((OUTPUTS / "python" / "syntax-error.txt").read_text())
+    assert syntax.error_type == "SyntaxError" and syntax.location.line == 1
+    [warning] = extract_events("/x/t.py:4: UserWarning: The .grad attribute of a Tensor that is not a leaf\n  y.grad\n")
+    assert (warning.error_type, warning.location.line) == ("UserWarning", 4)
+
+
+def test_prefixes_ansi_and_crlf() -> None:
+    stamped = (OUTPUTS / "derived" / "ci-timestamps.txt").read_text()
+    [event] = extract_events(stamped)
+    assert event.message == "Expecting value: line 1 column 1 (char 0)" and len(event.frames) == 5
+    with (OUTPUTS / "derived" / "ansi-crlf.txt").open(newline="") as handle:
+        coloured = normalize(handle.read())
+    assert "\x1b" not in coloured and "\r" not in coloured
+    assert extract_events(coloured)[0].message == SEED
+    ranked = extract_events(
+        '[rank0]: Traceback (most recent call last):\n[rank0]:   File "a.py", line 1, in <module>\n[rank0]: ValueError: bad rank\n'
+    )
+    assert ranked[0].message == "bad rank" and ranked[0].frames[0].file == "a.py"
+
+
+def test_bare_messages() -> None:
+    [pasted] = extract_events(
+        "so I got\nRuntimeError: a leaf Variable that requires grad is being used in an in-place operation.\nany idea?"
+    )
+    assert (pasted.language, pasted.error_type) == ("python", "RuntimeError")
+    [bare] = extract_events(SEED)
+    assert (bare.language, bare.message) == ("unknown", SEED)
+
+
+def test_noise_gives_nothing() -> None:
+    assert extract_events("") == []
+    assert extract_events("   Compiling foo v0.1.0\n" * 30) == []
+    assert extract_events("test result: ok. 3 passed; 0 failed\n" * 25) == []
+
+
+def test_pytest_blocks_and_summary() -> None:
+    events = extract_events((OUTPUTS / "python" / "pytest-long.txt").read_text())
+    assert [(e.test, e.error_type) for e in events] == [
+        ("test_parses_config", "json.decoder.JSONDecodeError"),
+        ("test_counts", "AssertionError"),
+        ("test_ratio", "ZeroDivisionError"),
+    ]
+    assert events[0].location.file.endswith("decoder.py")

@@ -1,0 +1,118 @@
+"""The pattern compiler and the matcher: exact hits, fuzzy drift, cut-offs, language and class."""
+
+from __future__ import annotations
+
+import pytest
+
+from leafexplain.match import DEFAULT_THRESHOLD, Matcher
+from leafexplain.models import ErrorEvent, Frame
+from leafexplain.patterns import compile_pattern, split_pattern
+from leafexplain.records import load_paths
+from leafexplain.schema import validate_record
+from tests.conftest import RECORDS, SEED_ID
+
+MATCHER = Matcher(load_paths([str(RECORDS)]).records)
+
+
+def rust(message: str, frames: tuple[Frame, ...] = ()) -> ErrorEvent:
+    return ErrorEvent(language="rust", error_type="panic", message=message, frames=frames)
+
+
+def python(error_type: str, message: str) -> ErrorEvent:
+    return ErrorEvent(language="python", error_type=error_type, message=message)
+
+
+def best(event: ErrorEvent, **kwargs):
+    result = MATCHER.match(event, **kwargs)
+    return result.matches[0] if result.matches else None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (
+            "index out of bounds: the len is {len} but the index is {index}",
+            "index out of bounds: the len is 3 but the index is 7",
+        ),
+        ("'%.200s' object is not subscriptable", "'NoneType' object is not subscriptable"),
+        (
+            "'%U' codec can't decode byte 0x%02x in position %zd: %U",
+            "'utf-8' codec can\u2019t decode byte 0xff in position 0: invalid start byte",
+        ),
+        ("Should have handle for tensor {id:?}", "Should have handle for tensor TensorId { value: 7 }"),
+        ("Error(s) in loading state_dict for {}:\n\t{}", "Error(s) in loading state_dict for Net:\n    Missing key(s)"),
+        ("literal {{braces}} and 100%% sure {}", "literal {braces} and 100% sure yes"),
+        ("called `Option::unwrap()` on a `None` value", "called 'Option::unwrap()' on a \"None\" value"),
+    ],
+)
+def test_pattern_compiles_placeholders_quotes_and_whitespace(pattern: str, text: str) -> None:
+    assert compile_pattern(pattern).regex.search(text)
+
+
+def test_placeholders_split_and_literal_text() -> None:
+    assert split_pattern("a {} b %s c {{d}}") == ["a ", None, " b ", None, " c {d}"]
+    assert "50% done" in compile_pattern("50% done {}").literal  # `% d` is not a directive
+    assert compile_pattern("x {name:?}").tokens == ()  # `x` is too short to index
+
+
+def test_exact_match_scores_100_with_span() -> None:
+    hit = best(rust("prefix Can't convert a non leaf tensor into a tracked tensor suffix"))
+    assert hit.record.id == SEED_ID and (hit.score, hit.method) == (100, "regex") and hit.span == (7, 60)
+
+
+def test_wording_drift_matches_fuzzily() -> None:
+    borrowed = best(rust("RefCell already borrowed"))
+    assert borrowed.record.slug == "already-borrowed-borrowmuterror" and borrowed.method == "fuzzy"
+    assert borrowed.score >= DEFAULT_THRESHOLD
+    mutably = best(rust("RefCell already mutably borrowed"))
+    assert mutably.record.slug == "already-mutably-borrowed-borrowerror"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["attempt to shift left with overflow", "tenant quota exceeded: 1001 > 1000", "the widget is broken", "x"],
+)
+def test_unrelated_or_different_errors_match_nothing(message: str) -> None:
+    assert MATCHER.match(rust(message)).matches == ()
+
+
+def test_language_keeps_rust_and_python_apart() -> None:
+    message = "list index out of range"
+    assert best(python("IndexError", message)).record.repo == "python/cpython"
+    assert best(rust(message)) is None
+
+
+def test_exception_class_lowers_a_mismatch() -> None:
+    same = best(python("json.decoder.JSONDecodeError", "Expecting value: line 1 column 1 (char 0)"))
+    other = best(python("KeyError", "Expecting value: line 1 column 1 (char 0)"))
+    assert same.score == 100 and other.score == 85 and other.record.id == same.record.id
+
+
+def test_library_in_frames_raises_a_fuzzy_score() -> None:
+    frames = (Frame(file="/root/.cargo/registry/src/index.crates.io-x/burn-fusion-0.20.1/src/stream.rs", line=3),)
+    plain = best(rust("Ordering is larger than the operations"), threshold=0)
+    hinted = best(rust("Ordering is larger than the operations", frames), threshold=0)
+    assert hinted.record.repo == "tracel-ai/burn" and hinted.score == min(plain.score + 5, 99)
+
+
+def test_threshold_and_near_candidates() -> None:
+    result = MATCHER.match(rust("RefCell already borrowed"), threshold=100)
+    assert result.matches == () and result.near[0].record.slug == "already-borrowed-borrowmuterror"
+
+
+def test_ranking_is_deterministic_and_prefers_specific_patterns() -> None:
+    general, _ = validate_record(
+        {
+            "id": "aa",
+            "repo": "a/b",
+            "errorMessage": "non leaf tensor",
+            "messagePattern": "non leaf tensor",
+            "errorType": "panic",
+        },
+        "x",
+    )
+    records = [general, *MATCHER.records]
+    event = rust("Can't convert a non leaf tensor into a tracked tensor")
+    first = [c.record.id for c in Matcher(records).match(event).matches]
+    second = [c.record.id for c in Matcher(list(reversed(records))).match(event).matches]
+    assert first == second == [SEED_ID, "aa"]

@@ -1,0 +1,55 @@
+"""Golden files for rendered output: each format at a fixed width, with and without colour.
+
+Regenerate after an intended change with LEAFEXPLAIN_UPDATE_GOLDEN=1 and read the diff.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import OUTPUTS
+
+GOLDEN = Path(__file__).parent / "golden"
+WIDTH = "90"
+CASES = {
+    "burn-backtrace": ["--file", str(OUTPUTS / "rust" / "cargo-run-backtrace.txt")],
+    "json-decode": ["--file", str(OUTPUTS / "python" / "json-decode.txt")],
+    "cargo-test-three": ["--file", str(OUTPUTS / "rust" / "cargo-test-three.txt")],
+    "unknown-panic": ["--file", str(OUTPUTS / "rust" / "cargo-run-unknown.txt")],
+    "show-pytorch": ["show", "mat1-and-mat2-shapes-cannot-be-multiplied-32x512-a"],
+}
+FORMATS = {
+    "plain": ["--format", "plain"],
+    "markdown": ["--format", "markdown"],
+    "json": ["--format", "json"],
+    "rich-color": ["--format", "rich", "--color", "always"],
+    "rich-nocolor": ["--format", "rich", "--color", "never"],
+}
+ESCAPES = re.compile(r"\x1b")
+LINK_ID = re.compile(r"\x1b\]8;id=\d+;")  # rich numbers each hyperlink at random
+
+
+def stable(text: str) -> str:
+    return LINK_ID.sub("\x1b]8;id=0;", text)
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_golden(case: str, fmt: str, cli) -> None:
+    args = CASES[case]
+    options = [*FORMATS[fmt], "--width", WIDTH]
+    args = [*args, *options] if args[0] == "show" else [*options, *args]
+    result = cli(*args)
+    assert result.returncode in (0, 1), result.stderr
+    golden = GOLDEN / f"{case}.{fmt}.txt"
+    if os.environ.get("LEAFEXPLAIN_UPDATE_GOLDEN"):
+        golden.write_text(stable(result.stdout), encoding="utf-8", newline="")
+    assert stable(result.stdout) == golden.read_text(encoding="utf-8")
+    if fmt != "rich-color":
+        assert not ESCAPES.search(result.stdout), "no escape codes without colour"
+    else:
+        assert ESCAPES.search(result.stdout)
