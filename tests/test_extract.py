@@ -102,7 +102,9 @@ def test_prefixes_ansi_and_crlf() -> None:
     assert "\x1b" not in coloured and "\r" not in coloured
     assert extract_events(coloured)[0].message == SEED
     ranked = extract_events(
-        '[rank0]: Traceback (most recent call last):\n[rank0]:   File "a.py", line 1, in <module>\n[rank0]: ValueError: bad rank\n'
+        "[rank0]: Traceback (most recent call last):\n"
+        '[rank0]:   File "a.py", line 1, in <module>\n'
+        "[rank0]: ValueError: bad rank\n"
     )
     assert ranked[0].message == "bad rank" and ranked[0].frames[0].file == "a.py"
 
