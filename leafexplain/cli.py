@@ -486,6 +486,28 @@ def new(
     warn(env, f"wrote {target}; now fill in the prose fields, then run `leafexplain validate` and `verify`")
 
 
+COMPLETION_KINDS = ("ids", "slugs", "repos", "tags")
+
+
+@app.command(name="__complete", hidden=True)
+def complete_values(
+    kind: Annotated[str, typer.Argument(help="ids, slugs, repos or tags")],
+    records: RecordsOpt = None,
+    no_bundled: NoBundledOpt = False,
+) -> None:
+    """Print record ids, slugs, repositories or tags, one a line (for shell completion)."""
+    from leafexplain.records import load_records
+
+    if kind not in COMPLETION_KINDS:
+        raise typer.Exit(ExitStatus.USAGE_ERROR)
+    loaded = load_records(records or (), bundled=not no_bundled)
+    values: dict[str, None] = {}
+    for r in loaded.records:
+        for value in {"ids": [r.id], "slugs": [r.slug], "repos": [r.repo], "tags": list(r.tags)}[kind]:
+            values.setdefault(value)
+    sys.stdout.write("".join(f"{v}\n" for v in sorted(values)))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the app; map interrupts, closed pipes and usage errors to exit codes, never a traceback."""
     command = typer.main.get_command(app)

@@ -1,0 +1,52 @@
+"""A small, stable API for code that embeds leafexplain: `run`, the pytest plugin, the excepthook."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+
+from leafexplain.pipeline import Report, explain_text
+
+
+def explain(text: str, *, records: Iterable[str] = (), bundled: bool = True, threshold: float | None = None) -> Report:
+    """Find the errors in `text` and match them against the records (problems are ignored here)."""
+    from leafexplain.match import Matcher
+    from leafexplain.records import load_records
+
+    loaded = load_records(records, bundled=bundled)
+    return explain_text(text, Matcher(loaded.records), threshold)
+
+
+def render(report: Report, *, fmt: str = "plain", width: int = 100, color: bool = False, full: bool = False) -> str:
+    """The report as text: `plain`, `markdown`, `json` or `rich` (with colour when asked)."""
+    if fmt == "json":
+        from leafexplain.render.json_out import dumps, explain_document
+
+        return dumps(explain_document(report.matches, report.threshold))
+    from leafexplain.render.document import event_view
+
+    views = [event_view(m, full=full, show_all=False) for m in report.matches]
+    if fmt == "markdown":
+        from leafexplain.render.plain import render_markdown
+
+        return render_markdown(views)
+    if fmt == "rich":
+        from rich.console import Console
+
+        from leafexplain.render.rich_view import print_views
+
+        buffer = io.StringIO()
+        console = Console(
+            file=buffer,
+            width=width,
+            force_terminal=color,
+            color_system="256" if color else None,
+            highlight=False,
+            markup=False,
+            emoji=False,
+        )
+        print_views(console, views)
+        return buffer.getvalue()
+    from leafexplain.render.plain import render_plain
+
+    return render_plain(views, width)
