@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable
 
-from leafexplain.pipeline import Report, explain_text
+from leafexplain.match import Matcher
+from leafexplain.pipeline import Report, explain_stream, explain_text
 
 
 def explain(text: str, *, records: Iterable[str] = (), bundled: bool = True, threshold: float | None = None) -> Report:

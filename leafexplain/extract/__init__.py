@@ -59,13 +59,28 @@ def group_identical(events: list[ErrorEvent]) -> list[ErrorEvent]:
     return list(grouped.values())
 
 
-def extract_events(text: str) -> list[ErrorEvent]:
+def events_in(text: str, *, bare: bool = True, first_line: int = 1) -> list[ErrorEvent]:
+    """The events of one stretch of text, in order, with line numbers counted from `first_line`.
+
+    `bare`: the text is the whole input, so with nothing else found it may be a pasted message.
+    """
     lines = text.split("\n")
     claimed = [False] * len(lines)
     events: list[ErrorEvent] = []
     for _name, extractor in EXTRACTORS:
         events.extend(extractor(lines, claimed))
-    if not events:
+    if not events and bare:
         events = _bare_message(text)
     events.sort(key=lambda e: e.line_number)
+    if first_line != 1:
+        events = [replace(e, line_number=e.line_number + first_line - 1) for e in events]
+    return events
+
+
+def extract_events(text: str) -> list[ErrorEvent]:
+    """Every event in a whole text, identical ones grouped."""
+    return finish(events_in(text))
+
+
+def finish(events: list[ErrorEvent]) -> list[ErrorEvent]:
     return group_identical(drop_summary_repeats(events))
