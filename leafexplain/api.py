@@ -9,13 +9,23 @@ from leafexplain.match import Matcher
 from leafexplain.pipeline import Report, explain_stream, explain_text
 
 
-def explain(text: str, *, records: Iterable[str] = (), bundled: bool = True, threshold: float | None = None) -> Report:
-    """Find the errors in `text` and match them against the records (problems are ignored here)."""
-    from leafexplain.match import Matcher
+def load_matcher(records: Iterable[str] = (), *, bundled: bool = True) -> Matcher:
+    """The records from every source, ready to match (record problems are ignored here)."""
     from leafexplain.records import load_records
 
-    loaded = load_records(records, bundled=bundled)
-    return explain_text(text, Matcher(loaded.records), threshold)
+    return Matcher(load_records(records, bundled=bundled).records)
+
+
+def explain(text: str, *, records: Iterable[str] = (), bundled: bool = True, threshold: float | None = None) -> Report:
+    """Find the errors in `text` and match them against the records."""
+    return explain_text(text, load_matcher(records, bundled=bundled), threshold)
+
+
+def explain_chunks(
+    chunks: Iterable[bytes], *, records: Iterable[str] = (), bundled: bool = True, threshold: float | None = None
+) -> Report:
+    """Like `explain`, for output of any size arriving in pieces: memory stays bounded."""
+    return explain_stream(chunks, load_matcher(records, bundled=bundled), threshold)
 
 
 def render(report: Report, *, fmt: str = "plain", width: int = 100, color: bool = False, full: bool = False) -> str:

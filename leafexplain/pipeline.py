@@ -28,7 +28,9 @@ def explain_text(text: str, records: Sequence[Record] | Matcher, threshold: floa
     return explain_events(extract_events(text), records, threshold)
 
 
-def explain_stream(chunks: Iterable[bytes], records: Sequence[Record] | Matcher, threshold: float | None = None) -> Report:
+def explain_stream(
+    chunks: Iterable[bytes], records: Sequence[Record] | Matcher, threshold: float | None = None
+) -> Report:
     """Input of any size, read once in pieces: only the windows around likely errors are parsed."""
     events: list[ErrorEvent] = []
     for window in windows(chunks):
