@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -104,23 +105,39 @@ def root(
     """Explain Rust panics and Python tracebacks."""
 
 
-def _load(records: list[str] | None, no_bundled: bool, env: Environment) -> Any:
-    from leafexplain.records import load_records
+def _catalog(records: list[str] | None, no_bundled: bool, env: Environment) -> Any:
+    """The records, from the index (built first if the record files changed); problems to stderr."""
+    from leafexplain.index import open_catalog
+    from leafexplain.progress import progress_bar
 
-    loaded = load_records(records or (), bundled=not no_bundled)
-    warn_problems(env, loaded.problems)
-    return loaded
+    warned: list[str] = []
+
+    def warn_once(message: str) -> None:
+        if message not in warned:
+            warned.append(message)
+            warn(env, message)
+
+    with progress_bar(env, "indexing records") as progress:
+        catalog = open_catalog(tuple(records or ()), bundled=not no_bundled, progress=progress, warn=warn_once)
+    warn_problems(env, catalog.problems)
+    return catalog
 
 
-def _read_input(text: list[str] | None, file: str | None, env: Environment) -> str:
-    from leafexplain.sources import normalize, read_file, read_stream
+def _input_chunks(text: list[str] | None, file: str | None, env: Environment) -> Iterable[bytes]:
+    """The input in pieces, read once: arguments, a file, or stdin when it is not a terminal."""
+    from leafexplain.sources import InputError, open_input
+    from leafexplain.stream import read_chunks
 
     if text:
-        return normalize(" ".join(text))
-    if file:
-        return read_file(file)
+        return [" ".join(text).encode("utf-8", "surrogateescape")]
+    try:
+        if file:
+            return read_chunks(open_input(file))
+    except InputError as exc:
+        warn(env, str(exc))
+        raise typer.Exit(ExitStatus.USAGE_ERROR) from None
     if not env.stdin_isatty:
-        return read_stream(sys.stdin.buffer)
+        return read_chunks(sys.stdin.buffer)
     raise click.UsageError("no input: pipe a failing run into leafexplain, pass the text, or use --file")
 
 
@@ -148,20 +165,11 @@ def explain(
 ) -> None:
     """Find every panic and traceback in the text and explain each one."""
     from leafexplain.match import Matcher
-    from leafexplain.pipeline import explain_text
+    from leafexplain.pipeline import explain_stream
 
     env = Environment.from_process()
-    try:
-        source = _read_input(text, file, env)
-    except Exception as exc:
-        from leafexplain.sources import InputError
-
-        if isinstance(exc, InputError):
-            warn(env, str(exc))
-            raise typer.Exit(ExitStatus.USAGE_ERROR) from None
-        raise
-    loaded = _load(records, no_bundled, env)
-    report = explain_text(source, Matcher(loaded.records), threshold)
+    chunks = _input_chunks(text, file, env)
+    report = explain_stream(chunks, Matcher(_catalog(records, no_bundled, env)), threshold)
     if not report.matches:
         warn(env, "no Rust panic or Python traceback found in the input")
         if fmt.value == "json":
@@ -203,9 +211,34 @@ def demo(
     )
 
 
-def _find_record(key: str, records: Any) -> Any:
-    exact = [r for r in records if r.id == key]
-    return exact or [r for r in records if r.slug == key]
+@app.command(
+    context_settings={"allow_interspersed_args": False},  # everything from CMD on is the command's own
+    epilog="Examples: leafexplain run -- cargo test  ·  leafexplain run -- python train.py --epochs 3",
+)
+def run(
+    command: Annotated[list[str], typer.Argument(metavar="-- CMD [ARGS]...", help="The command to run.")],
+    fmt: FormatOpt = FormatName.auto,
+    color: ColorOpt = ColorName.auto,
+    width: WidthOpt = None,
+    threshold: Annotated[
+        Optional[float], typer.Option("--threshold", min=0, max=100, help="Fuzzy-match cut-off, 0-100 (default 85).")
+    ] = None,
+    records: RecordsOpt = None,
+    no_bundled: NoBundledOpt = False,
+) -> None:
+    """Run a command, pass its output through, then explain its errors (on stderr); exit with its code."""
+    from leafexplain.runner import run_and_explain
+
+    code = run_and_explain(
+        command,
+        fmt=fmt.value,  # type: ignore[arg-type]
+        color=color.value,  # type: ignore[arg-type]
+        width=width,
+        threshold=threshold,
+        records=records or (),
+        bundled=not no_bundled,
+    )
+    raise typer.Exit(code)
 
 
 @app.command(epilog="Example: leafexplain show can-t-convert-a-non-leaf-tensor-into-a-tracked-ten")
@@ -219,8 +252,8 @@ def show(
 ) -> None:
     """Show one record in full."""
     env = Environment.from_process()
-    loaded = _load(records, no_bundled, env)
-    found = _find_record(key, loaded.records)
+    catalog = _catalog(records, no_bundled, env)
+    found = [catalog.record(i) for i in catalog.find(key)]
     if not found:
         warn(env, f"no record with id or slug '{key}' (try `leafexplain search {key}`)")
         raise typer.Exit(ExitStatus.NOTHING_MATCHED)
@@ -274,14 +307,14 @@ def list_records(
 ) -> None:
     """List records: id, repository, error type and message."""
     env = Environment.from_process()
-    loaded = _load(records, no_bundled, env)
-    chosen = [
-        r
-        for r in loaded.records
-        if (repo is None or r.repo.lower() == repo.lower())
-        and (tag is None or tag.lower() in (t.lower() for t in r.tags))
+    catalog = _catalog(records, no_bundled, env)
+    wanted = [
+        i
+        for i in range(len(catalog))
+        if (repo is None or catalog.repos[i].lower() == repo.lower())
+        and (tag is None or tag.lower() in (t.lower() for t in catalog.tags[i]))
     ]
-    chosen.sort(key=lambda r: (r.repo, r.slug))
+    chosen = sorted((catalog.record(i) for i in wanted), key=lambda r: (r.repo, r.slug))
     if not chosen:
         warn(env, "no records" + (f" of {repo}" if repo else "") + (f" tagged {tag}" if tag else ""))
         if fmt.value == "json":
@@ -304,8 +337,7 @@ def search(
     from leafexplain.search import search_records
 
     env = Environment.from_process()
-    loaded = _load(records, no_bundled, env)
-    rows = search_records(loaded.records, " ".join(query), limit)
+    rows = search_records(_catalog(records, no_bundled, env), " ".join(query), limit)
     if not rows:
         warn(env, f"no record matches '{' '.join(query)}'")
         if fmt.value == "json":

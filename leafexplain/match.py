@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 
-from rapidfuzz.distance import LCSseq
-
+from leafexplain.catalog import Catalog, catalog_from_records
 from leafexplain.models import Candidate, ErrorEvent, Match, Record
-from leafexplain.patterns import MAX_SEARCH_CHARS, CompiledPattern, compile_pattern, content_words, message_words
+from leafexplain.patterns import MAX_SEARCH_CHARS, compile_pattern, content_words, message_words
 
 # Fuzzy scores at or above this count as a match. The fuzzy score is the share of a pattern's
 # content words that the message has, in order (a longest common subsequence of words), so a
@@ -24,10 +22,6 @@ CLASS_MISMATCH_PENALTY = 15.0
 LIBRARY_BONUS = 5.0
 NEAR_FLOOR = 40.0
 NEAR_COUNT = 3
-# The rarest words of each pattern go into the candidate index: a regex hit needs every
-# literal word to be present, so any one of them finds it; two give fuzzy matches a chance
-# when a release reworded the rest.
-INDEX_WORDS_PER_RECORD = 2
 FUZZY_MESSAGE_CHARS = 2000
 MIN_FUZZY_WORDS = 2  # a one-word pattern would match any message that has the word
 
@@ -58,43 +52,40 @@ def _short_class(name: str | None) -> str:
 
 
 class Matcher:
-    """Records compiled once, indexed by their rarest literal words."""
+    """Scores events against a catalog of records; patterns compile only for candidates."""
 
-    def __init__(self, records: Sequence[Record], threshold: float = DEFAULT_THRESHOLD) -> None:
-        self.records = list(records)
+    def __init__(self, records: Catalog | Sequence[Record], threshold: float = DEFAULT_THRESHOLD) -> None:
+        self.catalog = records if isinstance(records, Catalog) else catalog_from_records(records)
         self.threshold = threshold
-        self._compiled: list[CompiledPattern] = [compile_pattern(r.messagePattern) for r in self.records]
-        self._content: list[list[str]] = [content_words(cp.literal) for cp in self._compiled]
-        frequency: Counter[str] = Counter()
-        for cp in self._compiled:
-            frequency.update(cp.tokens)
-        self._index: dict[str, list[int]] = {}
-        self._unindexed: list[int] = []
-        for n, cp in enumerate(self._compiled):
-            rare = sorted(cp.tokens, key=lambda w: (frequency[w], -len(w), w))[:INDEX_WORDS_PER_RECORD]
-            if not rare:
-                self._unindexed.append(n)
-            for word in rare:
-                self._index.setdefault(word, []).append(n)
+        self._content: dict[int, list[str]] = {}
+
+    @property
+    def records(self) -> list[Record]:
+        return self.catalog.all_records()
 
     def _candidates(self, message: str) -> list[int]:
-        found: set[int] = set(self._unindexed)
+        index = self.catalog.token_index
+        found: set[int] = set(self.catalog.unindexed)
         for word in message_words(message):
-            found.update(self._index.get(word, ()))
+            found.update(index.get(word, ()))
         return sorted(found)
 
     def _applies(self, event: ErrorEvent, index: int) -> bool:
         """A Rust panic never matches a Python record, nor the other way round."""
-        language = self.records[index].language
+        language = self.catalog.languages[index]
         return event.language == "unknown" or language in ("unknown", event.language)
 
-    def _regex(self, event: ErrorEvent, index: int, hints: frozenset[str]) -> Candidate | None:
-        hit = self._compiled[index].regex.search(event.message[:MAX_SEARCH_CHARS])
+    def _regex(self, event: ErrorEvent, index: int) -> Candidate | None:
+        hit = compile_pattern(self.catalog.patterns[index]).regex.search(event.message[:MAX_SEARCH_CHARS])
         if not hit:
             return None
         return self._adjust(event, index, EXACT, "regex", (hit.start(), hit.end()), ["pattern matched"])
 
     def _fuzzy(self, event: ErrorEvent, index: int, hints: frozenset[str], words: list[str]) -> Candidate | None:
+        from rapidfuzz.distance import LCSseq  # only a message no pattern hits needs it
+
+        if index not in self._content:
+            self._content[index] = content_words(compile_pattern(self.catalog.patterns[index]).literal)
         wanted = self._content[index]
         if len(wanted) < MIN_FUZZY_WORDS:
             return None
@@ -104,10 +95,10 @@ class Matcher:
         share = LCSseq.similarity(wanted, window) / len(wanted)
         score = min(100.0 * share, FUZZY_CEILING)
         reasons = [f"{share:.0%} of the pattern's words, in order"]
-        record = self.records[index]
-        if record.repo in hints:
+        repo = self.catalog.repos[index]
+        if repo in hints:
             score = min(score + LIBRARY_BONUS, FUZZY_CEILING)
-            reasons.append(f"{record.repo} in the frames")
+            reasons.append(f"{repo} in the frames")
         return self._adjust(event, index, score, "fuzzy", None, reasons)
 
     def _adjust(
@@ -119,33 +110,50 @@ class Matcher:
         span: tuple[int, int] | None,
         reasons: list[str],
     ) -> Candidate:
-        record = self.records[index]
-        if event.language == "python" and event.error_type and record.errorClass:
-            if _short_class(event.error_type) == _short_class(record.errorClass):
+        error_class = self.catalog.classes[index]
+        if event.language == "python" and event.error_type and error_class:
+            if _short_class(event.error_type) == _short_class(error_class):
                 reasons.append("exception class agrees")
             else:
                 score -= CLASS_MISMATCH_PENALTY
-                reasons.append(f"exception class differs ({record.errorClass})")
-        return Candidate(record=record, score=round(score, 1), method=method, span=span, reasons=tuple(reasons))  # type: ignore[arg-type]
+                reasons.append(f"exception class differs ({error_class})")
+        return _Scored(index, round(score, 1), method, span, tuple(reasons))  # type: ignore[return-value]
 
     def match(self, event: ErrorEvent, *, threshold: float | None = None) -> Match:
         """Regex hits when there are any; otherwise fuzzy scores. Best first, deterministic."""
         cut = self.threshold if threshold is None else threshold
         hints = library_hints(event)
         candidates = [n for n in self._candidates(event.message) if self._applies(event, n)]
-        scored = [c for n in candidates if (c := self._regex(event, n, hints)) is not None]
+        scored = [c for n in candidates if (c := self._regex(event, n)) is not None]
         if not scored:
             words = content_words(event.message[:FUZZY_MESSAGE_CHARS])
             scored = [c for n in candidates if (c := self._fuzzy(event, n, hints, words)) is not None]
+        catalog = self.catalog
         scored.sort(
             key=lambda c: (
                 -c.score,
                 c.method != "regex",
-                c.record.repo not in hints,
-                -compile_pattern(c.record.messagePattern).literal_chars,
-                c.record.id,
+                catalog.repos[c.index] not in hints,
+                -compile_pattern(catalog.patterns[c.index]).literal_chars,
+                catalog.ids[c.index],
             )
         )
-        above = tuple(c for c in scored if c.score >= cut)
-        near = () if above else tuple(c for c in scored if NEAR_FLOOR <= c.score < cut)[:NEAR_COUNT]
-        return Match(event=event, matches=above, near=near)
+        above = [c for c in scored if c.score >= cut]
+        near = [] if above else [c for c in scored if NEAR_FLOOR <= c.score < cut][:NEAR_COUNT]
+        # Only now are full records read: for what is shown.
+        return Match(event=event, matches=tuple(self._full(c) for c in above), near=tuple(self._full(c) for c in near))
+
+    def _full(self, scored: _Scored) -> Candidate:
+        record = self.catalog.record(scored.index)
+        return Candidate(record, scored.score, scored.method, scored.span, scored.reasons)  # type: ignore[arg-type]
+
+
+class _Scored:
+    """A candidate before its full record is read."""
+
+    __slots__ = ("index", "method", "reasons", "score", "span")
+
+    def __init__(
+        self, index: int, score: float, method: str, span: tuple[int, int] | None, reasons: tuple[str, ...]
+    ) -> None:
+        self.index, self.score, self.method, self.span, self.reasons = index, score, method, span, reasons

@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from leafexplain.bundled import bundled_dir
-from leafexplain.models import Problem, Record, RecordSet
-from leafexplain.schema import validate_record
+from leafexplain.models import Problem, RecordSet
 
+Environ = dict[str, str] | os._Environ[str]
 RECORD_SUFFIXES = (".json", ".txt", ".jsonl")
+# Where a record lies: file number, byte offset, length, array item (-1: none), line (0: none).
+Location = tuple[int, int, int, int, int]
 # A single-record file is parsed whole; anything this large is not one record.
 MAX_SINGLE_FILE_BYTES = 64 * 1024 * 1024
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -22,7 +24,7 @@ def bundled_records_dir() -> Path:
     return bundled_dir("records")
 
 
-def user_records_dir(environ: dict[str, str] | os._Environ[str] = os.environ) -> Path:
+def user_records_dir(environ: Environ = os.environ) -> Path:
     base = environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "leafexplain" / "records"
 
@@ -32,7 +34,7 @@ def record_sources(
     *,
     bundled: bool = True,
     configured: bool = True,
-    environ: dict[str, str] | os._Environ[str] = os.environ,
+    environ: Environ = os.environ,
 ) -> list[tuple[Path, bool]]:
     """Paths in load order, each with whether it must exist (the user named it).
 
@@ -62,7 +64,7 @@ def iter_record_files(root: Path) -> Iterator[Path]:
                 yield Path(dirpath) / name
 
 
-def _unwrap(data: Any) -> tuple[Any, str | None]:
+def unwrap(data: Any) -> tuple[Any, str | None]:
     """A dataset wrapper {"record": {...}, "datasetVersion": ...} or a bare record."""
     if isinstance(data, dict) and isinstance(data.get("record"), dict):
         version = data.get("datasetVersion")
@@ -70,7 +72,7 @@ def _unwrap(data: Any) -> tuple[Any, str | None]:
     return data, None
 
 
-def _describe_json_error(exc: Exception) -> str:
+def describe_json_error(exc: Exception) -> str:
     if isinstance(exc, json.JSONDecodeError):
         return f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
     if isinstance(exc, RecursionError):
@@ -80,40 +82,45 @@ def _describe_json_error(exc: Exception) -> str:
     return f"not valid JSON: {exc}"
 
 
-def load_file(path: Path) -> Iterator[tuple[Record | None, list[Problem]]]:
-    """Each record in one file, validated, with the problems found (file-level ones too)."""
-    name = str(path)
+def raw_records(path: str, size: int) -> Iterator[tuple[object, str | None, Location, list[Problem]]]:
+    """Each record object in a file, where it lies, and file-level problems."""
+    if path.endswith(".jsonl"):
+        offset = 0
+        with open(path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                here, offset = offset, offset + len(raw)
+                if not raw.strip():
+                    continue
+                if len(raw) > MAX_LINE_BYTES:
+                    yield (
+                        None,
+                        None,
+                        (0, 0, 0, -1, 0),
+                        [Problem(path, f"line longer than {MAX_LINE_BYTES} bytes", line=number)],
+                    )
+                    continue
+                try:
+                    data, version = unwrap(json.loads(raw))
+                except (ValueError, RecursionError) as exc:
+                    yield None, None, (0, 0, 0, -1, 0), [Problem(path, describe_json_error(exc), line=number)]
+                    continue
+                yield data, version, (0, here, len(raw), -1, number), []
+        return
+    if size > MAX_SINGLE_FILE_BYTES:
+        yield None, None, (0, 0, 0, -1, 0), [Problem(path, f"{size} bytes is too large for a record file; use .jsonl")]
+        return
     try:
-        if path.suffix == ".jsonl":
-            with path.open("rb") as handle:
-                for number, raw in enumerate(handle, start=1):
-                    if not raw.strip():
-                        continue
-                    if len(raw) > MAX_LINE_BYTES:
-                        yield None, [Problem(name, f"line longer than {MAX_LINE_BYTES} bytes", line=number)]
-                        continue
-                    try:
-                        data, version = _unwrap(json.loads(raw))
-                    except (ValueError, RecursionError) as exc:
-                        yield None, [Problem(name, _describe_json_error(exc), line=number)]
-                        continue
-                    yield validate_record(data, name, number, version)
-            return
-        size = path.stat().st_size
-        if size > MAX_SINGLE_FILE_BYTES:
-            yield None, [Problem(name, f"{size} bytes is too large for a record file; use .jsonl")]
-            return
-        try:
-            parsed = json.loads(path.read_bytes())
-        except (ValueError, RecursionError) as exc:
-            yield None, [Problem(name, _describe_json_error(exc))]
-            return
-        items = parsed if isinstance(parsed, list) else [parsed]
-        for index, item in enumerate(items, start=1):
-            data, version = _unwrap(item)
-            yield validate_record(data, name, index if isinstance(parsed, list) else None, version)
-    except OSError as exc:
-        yield None, [Problem(name, f"cannot read: {exc.strerror or exc}")]
+        parsed = json.loads(Path(path).read_bytes())
+    except (ValueError, RecursionError) as exc:
+        yield None, None, (0, 0, 0, -1, 0), [Problem(path, describe_json_error(exc))]
+        return
+    if isinstance(parsed, list):
+        for item, entry in enumerate(parsed):
+            data, version = unwrap(entry)
+            yield data, version, (0, 0, size, item, item + 1), []
+    else:
+        data, version = unwrap(parsed)
+        yield data, version, (0, 0, size, -1, 0), []
 
 
 def load_records(
@@ -121,35 +128,13 @@ def load_records(
     *,
     bundled: bool = True,
     configured: bool = True,
-    environ: dict[str, str] | os._Environ[str] = os.environ,
+    environ: Environ = os.environ,
 ) -> RecordSet:
-    """All records from all sources; a later id replaces an earlier one."""
-    by_id: dict[str, Record] = {}
-    problems: list[Problem] = []
-    used: list[str] = []
-    for root, required in record_sources(extra, bundled=bundled, configured=configured, environ=environ):
-        if not root.exists():
-            if required:
-                problems.append(Problem(str(root), "no such file or folder"))
-            continue
-        used.append(str(root))
-        seen_here: dict[str, str] = {}
-        for path in iter_record_files(root):
-            for record, found in load_file(path):
-                problems.extend(found)
-                if record is None:
-                    continue
-                if record.id in seen_here:
-                    problems.append(
-                        Problem(
-                            record.origin,
-                            f"duplicate id {record.id} (also in {seen_here[record.id]}); the later one is used",
-                            field="id",
-                        )
-                    )
-                seen_here[record.id] = record.origin
-                by_id[record.id] = record
-    return RecordSet(records=tuple(by_id.values()), problems=tuple(problems), sources=tuple(used))
+    """All records from all sources, read afresh (no index); a later id replaces an earlier one."""
+    from leafexplain.index import open_catalog
+
+    catalog = open_catalog(tuple(extra), bundled=bundled, configured=configured, environ=environ, use_cache=False)
+    return RecordSet(records=tuple(catalog.all_records()), problems=catalog.problems, sources=catalog.sources)
 
 
 def load_paths(paths: Iterable[str]) -> RecordSet:

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from leafexplain.models import Problem, Record
-from leafexplain.patterns import compile_pattern
+from leafexplain.patterns import pattern_text
 
 SCHEMA_VERSION = 2
 
@@ -108,7 +108,7 @@ def validate_record(
     url = values.get("githubUrl")
     if url and not URL_RE.match(url):
         problems.append(problem("must be an https:// link without credentials", "githubUrl"))
-    if compile_pattern(values["messagePattern"]).literal_chars < MIN_LITERAL_CHARS:
+    if pattern_text(values["messagePattern"]).literal_chars < MIN_LITERAL_CHARS:
         problems.append(
             problem(
                 f"has fewer than {MIN_LITERAL_CHARS} literal characters: it would match any message",

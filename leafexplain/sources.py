@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 from typing import BinaryIO
 
 # ANSI/VT sequences: CSI, OSC (to BEL or ST), DCS/SOS/PM/APC strings, two-byte ESC sequences,
@@ -47,15 +46,12 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def read_stream(stream: BinaryIO) -> str:
-    return normalize(decode(stream.read()))
-
-
-def read_file(path: str) -> str:
+def open_input(path: str) -> BinaryIO:
+    """A file to read the input from (`-` is stdin), or a clear InputError."""
     if path == "-":
-        return read_stream(sys.stdin.buffer)
+        return sys.stdin.buffer
     try:
-        return normalize(decode(Path(path).read_bytes()))
+        return open(path, "rb")
     except FileNotFoundError:
         raise InputError(f"cannot read {path}: no such file") from None
     except IsADirectoryError:

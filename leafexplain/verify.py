@@ -52,6 +52,15 @@ def search_fragment(pattern: str) -> str | None:
     return None
 
 
+def fragment_lines(text: str, fragment: str) -> list[int]:
+    """The 1-based lines of `text` where `fragment` (from `search_fragment`) starts, in order."""
+    # A literal may be split over lines and joined by the compiler ("view size is "
+    # "not compatible ..."): between words, allow quotes, backslashes and line breaks.
+    words = [re.escape(w) for w in fragment.split()]
+    finder = re.compile(r"(?:[\s\"'\\]|\\n)+".join(words))
+    return sorted({text.count("\n", 0, m.start()) + 1 for m in finder.finditer(text)})
+
+
 class SourceTree:
     """A checkout, a bare git directory, or an unpacked release tarball."""
 
@@ -117,11 +126,7 @@ def verify_record(record: Record, tree: SourceTree) -> Verdict:
     fragment = search_fragment(record.messagePattern)
     if fragment is None:
         return Verdict(record, "not-found", detail="the pattern has no literal text to look for")
-    # A literal may be split over lines and joined by the compiler ("view size is "
-    # "not compatible ..."): between words, allow quotes, backslashes and line breaks.
-    words = [re.escape(w) for w in fragment.split()]
-    finder = re.compile(r"(?:[\s\"'\\]|\\n)+".join(words))
-    hits = sorted({text.count("\n", 0, m.start()) + 1 for m in finder.finditer(text)})
+    hits = fragment_lines(text, fragment)
     if not hits:
         return Verdict(record, "not-found", detail=f"'{fragment}' is not in {record.filePath}")
     want = record.lineNumber or 0

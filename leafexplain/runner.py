@@ -1,0 +1,320 @@
+"""`leafexplain run`: run a command, pass its output through live, then explain the errors it printed.
+
+The child's stdout and stderr go to ours byte for byte as they arrive; a copy of each chunk is
+scanned for likely errors in bounded memory (only windows around them are kept). The explanation
+goes to stderr so that the command's stdout stays clean for a pipe, and we exit with the command's
+own code whatever happens while explaining.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import IO
+
+from leafexplain.env import ColorChoice, Environment
+from leafexplain.extract import events_in, finish
+from leafexplain.models import ErrorEvent
+from leafexplain.output import Format, resolve_format, warn, write_json, write_views
+from leafexplain.stream import Window, WindowScanner
+
+CHUNK_BYTES = 64 * 1024
+QUEUED_CHUNKS = 16  # at most this many chunks wait for the scanner: a slow scan slows the child, not our memory
+MAX_PARTIAL_LINE = 64 * 1024  # a line without an end (a progress bar) is scanned in pieces beyond this
+COMPACT_EVERY = 2000  # identical events are grouped whenever this many have piled up
+MAX_EVENTS = 1000  # distinct errors kept; a command printing more gets the first ones explained
+IDLE_AFTER_EXIT_SECONDS = 2.0  # a background process of the child may hold our pipes open for ever
+EXIT_NOT_FOUND = 127  # as a shell reports a missing command
+EXIT_CANNOT_RUN = 126  # found but not executable
+SIGNAL_EXIT_BASE = 128  # a child killed by signal N exits 128+N, as in a shell
+# Tools that colour only on a terminal are told to colour anyway when our own stdout is one.
+FORCE_COLOR_ENV = {"CARGO_TERM_COLOR": "always", "FORCE_COLOR": "1", "PY_COLORS": "1", "CLICOLOR_FORCE": "1"}
+STDOUT, STDERR = 1, 2
+
+
+def child_environment(environ: Mapping[str, str], stdout_isatty: bool) -> dict[str, str] | None:
+    """The child's environment: None (inherit ours untouched) unless our stdout is a terminal.
+
+    On a terminal the child keeps its colour (unless the user set NO_COLOR or the variable
+    themselves) and a Python child writes unbuffered, so that its output stays live through the pipe.
+    """
+    if not stdout_isatty:
+        return None
+    env = dict(environ)
+    if not env.get("NO_COLOR"):
+        for name, value in FORCE_COLOR_ENV.items():
+            env.setdefault(name, value)
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    return env
+
+
+def exit_code(returncode: int) -> int:
+    """A shell's view of the child's status: its code, or 128+N when signal N killed it."""
+    return SIGNAL_EXIT_BASE - returncode if returncode < 0 else returncode
+
+
+class LineMerger:
+    """Interleave two streams line by line, in the order they arrive, as a terminal would show them.
+
+    A chunk may end mid-line; the rest of that line is held back until its end arrives, so that a
+    line of stderr never lands inside a line of stdout in the text that is scanned.
+    """
+
+    def __init__(self) -> None:
+        self.partial: dict[int, bytes] = {STDOUT: b"", STDERR: b""}
+
+    def add(self, stream: int, chunk: bytes) -> bytes:
+        data = self.partial[stream] + chunk
+        cut = data.rfind(b"\n") + 1
+        if cut == 0 and len(data) > MAX_PARTIAL_LINE:
+            cut = len(data)
+        self.partial[stream] = data[cut:]
+        return data[:cut]
+
+    def end(self, stream: int) -> bytes:
+        rest, self.partial[stream] = self.partial[stream], b""
+        return rest + b"\n" if rest else b""
+
+
+class EventCollector:
+    """Events of every window of the output, kept bounded: identical ones grouped as they pile up."""
+
+    def __init__(self) -> None:
+        self.scanner = WindowScanner()
+        self.events: list[ErrorEvent] = []
+        self.dropped = 0
+
+    def feed(self, data: bytes) -> None:
+        if data:
+            self._take(self.scanner.feed(data))
+
+    def close(self) -> list[ErrorEvent]:
+        self._take(self.scanner.close())
+        return finish(self.events)
+
+    def _take(self, windows: Sequence[Window]) -> None:
+        for window in windows:
+            # A command's output is never a message pasted on its own (bare=False): a short
+            # successful run must not be taken for one error.
+            found = events_in(window.text, bare=False, first_line=window.first_line)
+            room = MAX_EVENTS - len(self.events)
+            self.events.extend(found[: max(room, 0)])
+            self.dropped += max(len(found) - max(room, 0), 0)
+            if len(self.events) >= COMPACT_EVERY or room <= 0:
+                self.events = finish(self.events)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _pump(pipe: IO[bytes], our_fd: int, stream: int, chunks: queue.Queue[tuple[int, bytes | None]]) -> None:
+    """Copy one of the child's pipes to our own fd as it arrives, and queue each chunk for scanning."""
+    fd = pipe.fileno()
+    try:
+        while chunk := os.read(fd, CHUNK_BYTES):
+            try:
+                _write_all(our_fd, chunk)
+            except OSError:
+                # Our reader went away (`| head`): close the child's pipe too, so that it meets
+                # the closed pipe as it would have without us.
+                break
+            chunks.put((stream, chunk))
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            pipe.close()
+        chunks.put((stream, None))
+
+
+@contextlib.contextmanager
+def _signals_reach_the_child(child: list[subprocess.Popen[bytes]]) -> Iterator[None]:
+    """While the child runs, Ctrl-C is the child's business: the terminal sends SIGINT (and SIGQUIT)
+    to the whole foreground process group, so we only note it and wait for the child to finish.
+    SIGTERM and SIGHUP, sent to us alone, are passed on to the child."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def wait_for_child(signum: int, frame: object) -> None:
+        pass
+
+    def pass_on(signum: int, frame: object) -> None:
+        if child:
+            with contextlib.suppress(OSError):
+                child[0].send_signal(signum)
+
+    wanted = {"SIGINT": wait_for_child, "SIGQUIT": wait_for_child, "SIGTERM": pass_on, "SIGHUP": pass_on}
+    previous = {}
+    for name, handler in wanted.items():
+        number = getattr(signal, name, None)
+        if number is not None:
+            previous[number] = signal.signal(number, handler)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+@dataclass(frozen=True, slots=True)
+class RunOutcome:
+    exit_code: int
+    events: tuple[ErrorEvent, ...]
+    dropped: int = 0  # errors beyond MAX_EVENTS, not explained
+
+
+def run_and_scan(
+    argv: Sequence[str],
+    *,
+    env: dict[str, str] | None = None,
+    stdout_fd: int = 1,
+    stderr_fd: int = 2,
+) -> RunOutcome:
+    """Run `argv`, its output passed through to our fds as it comes; the errors it printed, found.
+
+    Raises OSError when the command cannot be started (FileNotFoundError when it does not exist).
+    """
+    chunks: queue.Queue[tuple[int, bytes | None]] = queue.Queue(maxsize=QUEUED_CHUNKS)
+    collector = EventCollector()
+    merger = LineMerger()
+    child: list[subprocess.Popen[bytes]] = []
+    with _signals_reach_the_child(child):
+        proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        child.append(proc)
+        for pipe, our_fd, stream in ((proc.stdout, stdout_fd, STDOUT), (proc.stderr, stderr_fd, STDERR)):
+            threading.Thread(target=_pump, args=(pipe, our_fd, stream, chunks), daemon=True).start()
+        open_streams = 2
+        exited_at: float | None = None
+        while open_streams:
+            try:
+                stream, chunk = chunks.get(timeout=0.2)
+            except queue.Empty:
+                if exited_at is None and proc.poll() is not None:
+                    exited_at = time.monotonic()
+                if exited_at is not None and time.monotonic() - exited_at > IDLE_AFTER_EXIT_SECONDS:
+                    break  # the child is gone; whoever still holds its pipes is not ours to wait for
+                continue
+            if chunk is None:
+                open_streams -= 1
+                collector.feed(merger.end(stream))
+            else:
+                exited_at = None if exited_at is None else time.monotonic()
+                collector.feed(merger.add(stream, chunk))
+        returncode = proc.wait()
+    for stream in (STDOUT, STDERR):
+        collector.feed(merger.end(stream))
+    return RunOutcome(exit_code(returncode), tuple(collector.close()), collector.dropped)
+
+
+def explanation_environment() -> Environment:
+    """Terminal facts for the explanation, which goes to stderr: its colour and width are stderr's."""
+    stderr_tty = _isatty(sys.stderr)
+    columns = os.environ.get("COLUMNS", "")
+    width = 100
+    if columns.isdigit() and int(columns) > 0:
+        width = int(columns)
+    elif stderr_tty:
+        with contextlib.suppress(OSError):
+            width = os.get_terminal_size(sys.stderr.fileno()).columns
+    return replace(
+        Environment.from_process(), stdout=sys.stderr, stdout_isatty=stderr_tty, width=width, stderr=sys.stderr
+    )
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream) and stream.isatty()  # type: ignore[attr-defined]
+    except (ValueError, OSError):
+        return False
+
+
+def _one_line(text: str, limit: int = 120) -> str:
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def explain_outcome(
+    outcome: RunOutcome,
+    env: Environment,
+    *,
+    fmt: Format,
+    color: ColorChoice,
+    width: int | None,
+    threshold: float | None,
+    records: Sequence[str],
+    bundled: bool,
+) -> None:
+    """Write the explanation of what the command printed to `env.stdout` (our stderr)."""
+    from leafexplain.api import load_matcher
+    from leafexplain.pipeline import explain_events
+
+    if not outcome.events and fmt != "json":
+        if outcome.exit_code != 0:
+            warn(env, f"the command failed (exit {outcome.exit_code}); no Rust panic or Python traceback in its output")
+        return
+    report = explain_events(list(outcome.events), load_matcher(records, bundled=bundled), threshold)
+    if fmt == "json":
+        from leafexplain.render.json_out import explain_document
+
+        write_json(explain_document(report.matches, report.threshold), env)
+        return
+    explained = [m for m in report.matches if m.matches]
+    if explained:
+        from leafexplain.render.document import event_view
+
+        if resolve_format(fmt, env, color) != "rich":
+            env.stdout.write("\n")
+        write_views([event_view(m, full=False, show_all=False) for m in explained], fmt, env, color, width)
+    for match in report.matches:
+        if not match.matches:
+            event = match.event
+            what = f"{event.error_type}: {event.message}" if event.error_type else event.message
+            warn(env, f"no record explains {_one_line(what)!r} (try `leafexplain search`)")
+    if outcome.dropped:
+        warn(env, f"{outcome.dropped} more errors were not explained (only the first {MAX_EVENTS} are kept)")
+
+
+def run_and_explain(
+    argv: Sequence[str],
+    *,
+    fmt: Format = "auto",
+    color: ColorChoice = "auto",
+    width: int | None = None,
+    threshold: float | None = None,
+    records: Sequence[str] = (),
+    bundled: bool = True,
+) -> int:
+    """The whole of `leafexplain run`: returns the exit code to leave with (the command's own)."""
+    env = explanation_environment()
+    try:
+        outcome = run_and_scan(argv, env=child_environment(os.environ, _isatty(sys.stdout)))
+    except FileNotFoundError:
+        warn(env, f"{argv[0]}: command not found")
+        return EXIT_NOT_FOUND
+    except OSError as exc:
+        warn(env, f"{argv[0]}: cannot run: {exc.strerror or exc}")
+        return EXIT_CANNOT_RUN
+    try:
+        explain_outcome(
+            outcome, env, fmt=fmt, color=color, width=width, threshold=threshold, records=records, bundled=bundled
+        )
+    except BrokenPipeError:
+        pass  # our stderr is gone; the command's status still stands
+    except Exception as exc:  # a bug of ours must not hide the command's own status
+        if os.environ.get("LEAFEXPLAIN_DEBUG"):
+            raise
+        with contextlib.suppress(OSError):
+            warn(env, f"internal error while explaining: {type(exc).__name__}: {exc}")
+    return outcome.exit_code
