@@ -1,6 +1,6 @@
 """Entry point for `python -m leafexplain`."""
 
-from leafexplain.cli import main
+from leafexplain.entry import main
 
 if __name__ == "__main__":
     main()

@@ -10,10 +10,14 @@ from leafexplain.pipeline import Report, explain_stream, explain_text
 
 
 def load_matcher(records: Iterable[str] = (), *, bundled: bool = True) -> Matcher:
-    """The records from every source, ready to match (record problems are ignored here)."""
-    from leafexplain.records import load_records
+    """The records from every source, ready to match, from the index when it is current.
 
-    return Matcher(load_records(records, bundled=bundled).records)
+    Record problems are left out here; `Matcher.catalog.problems` lists them for callers that
+    report them.
+    """
+    from leafexplain.index import open_catalog
+
+    return Matcher(open_catalog(tuple(records), bundled=bundled))
 
 
 def explain(text: str, *, records: Iterable[str] = (), bundled: bool = True, threshold: float | None = None) -> Report:
@@ -28,15 +32,35 @@ def explain_chunks(
     return explain_stream(chunks, load_matcher(records, bundled=bundled), threshold)
 
 
-def render(report: Report, *, fmt: str = "plain", width: int = 100, color: bool = False, full: bool = False) -> str:
-    """The report as text: `plain`, `markdown`, `json` or `rich` (with colour when asked)."""
+def render(
+    report: Report,
+    *,
+    fmt: str = "plain",
+    width: int = 100,
+    color: bool = False,
+    full: bool = False,
+    source: bool = False,
+    root: str | None = None,
+) -> str:
+    """The report as text: `plain`, `markdown`, `json` or `rich` (with colour when asked).
+
+    `source` adds the user's code and the library source as installed on this machine (relative
+    paths tried against `root`, then the current folder), as `leafexplain explain` does.
+    """
+    sources = None
+    if source:
+        from pathlib import Path
+
+        from leafexplain.localsource import LocalPaths, find_sources
+
+        sources = find_sources(report.matches, LocalPaths.from_process(Path(root) if root else None))
     if fmt == "json":
         from leafexplain.render.json_out import dumps, explain_document
 
-        return dumps(explain_document(report.matches, report.threshold))
-    from leafexplain.render.document import event_view
+        return dumps(explain_document(report.matches, report.threshold, sources))
+    from leafexplain.render.document import event_views
 
-    views = [event_view(m, full=full, show_all=False) for m in report.matches]
+    views = event_views(report.matches, full=full, show_all=False, sources=sources)
     if fmt == "markdown":
         from leafexplain.render.plain import render_markdown
 

@@ -14,34 +14,72 @@ import typer
 from typer.core import TyperGroup
 
 from leafexplain import __version__
+from leafexplain.completion import completion_app
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
-from leafexplain.output import warn, warn_problems, write_json, write_views
 
 DEFAULT_COMMAND = "explain"
 
 
+# Output helpers are imported on use: the JSON path never needs the renderers' imports.
+def warn(env: Environment, message: str) -> None:
+    from leafexplain.output import warn as _warn
+
+    _warn(env, message)
+
+
+def warn_problems(env: Environment, problems: Any) -> None:
+    if not problems:
+        return
+    from leafexplain.output import warn_problems as _warn_problems
+
+    _warn_problems(env, problems)
+
+
+def write_json(document: dict[str, Any], env: Environment) -> None:
+    from leafexplain.output import write_json as _write_json
+
+    _write_json(document, env)
+
+
+def write_views(views: Any, fmt: str, env: Environment, color: str, width: int | None) -> None:
+    from leafexplain.output import write_views as _write_views
+
+    _write_views(views, fmt, env, color, width)  # type: ignore[arg-type]
+
+
+def route(args: list[str], commands: set[str], takes_value: set[str]) -> list[str] | None:
+    """The arguments with the command name first; None for the group's own `--help`/`--version`.
+
+    `leafexplain [OPTIONS] [TEXT ...]` means `leafexplain explain [OPTIONS] [TEXT ...]`, and
+    options given before a command name (`--records DIR show ID`) go to that command.
+    """
+    if args in (["--help"], ["-h"]) or args[:1] in (["--version"], ["-V"]):
+        return None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            break
+        if arg.startswith("-") and arg != "-":
+            i += 2 if arg in takes_value else 1
+            continue
+        if arg in commands:
+            return [arg, *args[:i], *args[i + 1 :]]
+        break
+    return [DEFAULT_COMMAND, *args]
+
+
+def _value_options(command: click.Command) -> set[str]:
+    return {opt for p in command.params if isinstance(p, click.Option) and not p.is_flag for opt in p.opts}
+
+
 class DefaultToExplain(TyperGroup):
-    """`leafexplain [OPTIONS] [TEXT ...]` means `leafexplain explain [OPTIONS] [TEXT ...]`."""
+    """The group: routes words that are not command names to `explain`."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args in (["--help"], ["-h"]) or "--version" in args[:1]:
-            return super().parse_args(ctx, args)
-        explain = self.commands[DEFAULT_COMMAND]
-        takes_value = {opt for p in explain.params if isinstance(p, click.Option) and not p.is_flag for opt in p.opts}
-        i = 0
-        while i < len(args):
-            arg = args[i]
-            if arg == "--":
-                break
-            if arg.startswith("-") and arg != "-":
-                i += 2 if arg in takes_value else 1
-                continue
-            if arg in self.commands:
-                # Options given before the command name (`--records DIR show ID`) go to it.
-                return super().parse_args(ctx, [arg, *args[:i], *args[i + 1 :]])
-            break
-        return super().parse_args(ctx, [DEFAULT_COMMAND, *args])
+        routed = route(args, set(self.commands), _value_options(self.commands[DEFAULT_COMMAND]))
+        return super().parse_args(ctx, args if routed is None else routed)
 
 
 app = typer.Typer(
@@ -53,6 +91,7 @@ app = typer.Typer(
     no_args_is_help=False,
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help: rich-formatted help costs ~70 ms at every --help
 )
 
 RecordsOpt = Annotated[
@@ -162,12 +201,21 @@ def explain(
     ] = False,
     records: RecordsOpt = None,
     no_bundled: NoBundledOpt = False,
+    no_source: Annotated[
+        bool, typer.Option("--no-source", help="Leave out your code and the library source installed here.")
+    ] = False,
+    root: Annotated[
+        Optional[Path], typer.Option("--root", metavar="DIR", help="Also resolve relative paths in the error in DIR.")
+    ] = None,
 ) -> None:
     """Find every panic and traceback in the text and explain each one."""
     from leafexplain.match import Matcher
     from leafexplain.pipeline import explain_stream
 
     env = Environment.from_process()
+    if root is not None and not no_source and not root.is_dir():
+        warn(env, f"--root {root}: not a folder")
+        raise typer.Exit(ExitStatus.USAGE_ERROR)
     chunks = _input_chunks(text, file, env)
     report = explain_stream(chunks, Matcher(_catalog(records, no_bundled, env)), threshold)
     if not report.matches:
@@ -177,16 +225,36 @@ def explain(
 
             write_json(explain_document((), report.threshold), env)
         raise typer.Exit(ExitStatus.NOTHING_MATCHED)
+    sources = None
+    if not no_source:  # your code and the library's, from this machine: a few stats and small reads
+        from leafexplain.localsource import LocalPaths, find_sources
+
+        sources = find_sources(report.matches, LocalPaths.from_process(root))
     if fmt.value == "json":
         from leafexplain.render.json_out import explain_document
 
-        write_json(explain_document(report.matches, report.threshold), env)
+        write_json(explain_document(report.matches, report.threshold, sources), env)
     else:
-        from leafexplain.render.document import event_view
+        from leafexplain.render.document import event_views
 
-        views = [event_view(m, full=full, show_all=show_all) for m in report.matches]
+        views = event_views(report.matches, full=full, show_all=show_all, sources=sources)
         write_views(views, fmt.value, env, color.value, width)  # type: ignore[arg-type]
     raise typer.Exit(report.exit_status)
+
+
+# The same command alone: building one click command instead of the whole group saves ~15 ms
+# on every explain, the command users run most (see main()).
+explain_app = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
+explain_app.command(
+    name="explain",
+    epilog="Examples: cargo test 2>&1 | leafexplain  ·  leafexplain --file build.log --format json",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)(explain)
+
+
+def _command_names() -> set[str]:
+    names = {info.name or info.callback.__name__.replace("_", "-") for info in app.registered_commands if info.callback}
+    return names | {info.name for info in app.registered_groups if info.name}
 
 
 @app.command(epilog="Example: leafexplain demo --format plain")
@@ -518,6 +586,8 @@ def new(
     warn(env, f"wrote {target}; now fill in the prose fields, then run `leafexplain validate` and `verify`")
 
 
+app.add_typer(completion_app, name="completion")  # `completion show|install`: the scripts in completions/
+
 COMPLETION_KINDS = ("ids", "slugs", "repos", "tags")
 
 
@@ -542,9 +612,17 @@ def complete_values(
 
 def main(argv: list[str] | None = None) -> None:
     """Run the app; map interrupts, closed pipes and usage errors to exit codes, never a traceback."""
-    command = typer.main.get_command(app)
+    args = sys.argv[1:] if argv is None else list(argv)
+    routed = route(args, _command_names(), set())
+    if routed is not None and routed[0] == DEFAULT_COMMAND:
+        command = typer.main.get_command(explain_app)
+        routed = route(args, _command_names(), _value_options(command))
+    if routed is not None and routed[0] == DEFAULT_COMMAND:
+        args = routed[1:]
+    else:
+        command = typer.main.get_command(app)
     try:
-        code = command.main(args=argv, prog_name="leafexplain", standalone_mode=False)
+        code = command.main(args=args, prog_name="leafexplain", standalone_mode=False)
     except click.exceptions.Abort:
         code = ExitStatus.INTERRUPTED
     except KeyboardInterrupt:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from dataclasses import dataclass
 from typing import Literal, TextIO
@@ -12,7 +11,7 @@ ColorChoice = Literal["auto", "always", "never"]
 DEFAULT_PIPE_WIDTH = 100
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Environment:
     stdout_isatty: bool
     stdin_isatty: bool
@@ -28,6 +27,8 @@ class Environment:
         if columns.isdigit() and int(columns) > 0:
             width = int(columns)
         elif out_tty:
+            import shutil
+
             width = shutil.get_terminal_size((DEFAULT_PIPE_WIDTH, 24)).columns
         else:
             width = DEFAULT_PIPE_WIDTH

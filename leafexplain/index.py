@@ -9,24 +9,27 @@ file, then a rename), so concurrent builders never leave a torn index behind.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import marshal
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+import zlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from leafexplain import __version__
 from leafexplain.cachedir import cache_dir
 from leafexplain.catalog import Catalog, build_token_index
 from leafexplain.models import Problem, Record
 from leafexplain.patterns import pattern_text
-from leafexplain.records import Environ, Location, iter_record_files, raw_records, record_sources, unwrap
+from leafexplain.records import Environ, iter_record_files, raw_records, record_sources, unwrap
 from leafexplain.schema import validate_record
 
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 Fingerprint = list[tuple[str, int, int, int]]  # (path, size, mtime_ns, source number) of each record file
 Progress = Callable[[int, int], None]  # bytes done, bytes in all
 
@@ -60,10 +63,22 @@ def scan_files(sources: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Prob
     return files, problems, used
 
 
-def build(files: Fingerprint, progress: Progress | None = None) -> dict[str, object]:
-    """Parse and validate every record file into the index's columns (later ids replace earlier)."""
+# A row of the index: the fields the matcher reads, then where the full record lies.
+ROW_FIELDS = ("id", "repo", "slug", "pattern", "language", "class", "tags", "file", "offset", "length", "item", "line")
+FIELD_SEP, TAG_SEP = "\x1f", "\x1e"  # validation keeps both out of every indexed field
+MAGIC = b"LEAFEXPLAIN-INDEX\n"
+
+
+def build(
+    files: Fingerprint, progress: Progress | None = None
+) -> tuple[dict[str, object], list[str], list[tuple[str, ...]]]:
+    """Parse and validate every record file (later ids replace earlier).
+
+    Returns the index's metadata, one encoded row per record, and each record's pattern words.
+    """
     position: dict[str, int] = {}  # id -> row
-    rows: list[tuple[str, str, str, str, str, str | None, list[str], Location, tuple[str, ...]]] = []
+    rows: list[str] = []
+    words: list[tuple[str, ...]] = []
     problems: list[Problem] = []
     total = sum(f[1] for f in files) or 1
     done = 0
@@ -74,8 +89,7 @@ def build(files: Fingerprint, progress: Progress | None = None) -> dict[str, obj
                 problems.extend(found)
                 if data is None and found:
                     continue
-                line = loc[4] or None
-                record, invalid = validate_record(data, path, line, version)
+                record, invalid = validate_record(data, path, loc[4] or None, version)
                 problems.extend(invalid)
                 if record is None:
                     continue
@@ -84,47 +98,138 @@ def build(files: Fingerprint, progress: Progress | None = None) -> dict[str, obj
                     message = f"duplicate id {record.id} (also in {earlier}); the later one is used"
                     problems.append(Problem(record.origin, message, field="id"))
                 seen_in_source[(source_number, record.id)] = record.origin
-                row = (
+                fields = (
                     record.id, record.repo, record.slug, record.messagePattern, record.language,
-                    record.errorClass, list(record.tags), (file_number, *loc[1:]),
-                    pattern_text(record.messagePattern).tokens,
+                    record.errorClass or "", TAG_SEP.join(record.tags), *map(str, (file_number, *loc[1:])),
                 )  # fmt: skip
+                row = FIELD_SEP.join(fields)
                 if record.id in position:
                     rows[position[record.id]] = row
+                    words[position[record.id]] = pattern_text(record.messagePattern).tokens
                 else:
                     position[record.id] = len(rows)
                     rows.append(row)
+                    words.append(pattern_text(record.messagePattern).tokens)
         except OSError as exc:
             problems.append(Problem(path, f"cannot read: {exc.strerror or exc}"))
         done += size
         if progress:
             progress(done, total)
-    token_index, unindexed = build_token_index([row[8] for row in rows])
-    columns = list(zip(*rows, strict=True)) if rows else [[] for _ in range(9)]
-    return {
+    meta: dict[str, object] = {
         "format": INDEX_FORMAT,
         "version": __version__,
         "python": sys.version,
         "files": files,
-        "ids": list(columns[0]),
-        "repos": list(columns[1]),
-        "slugs": list(columns[2]),
-        "patterns": list(columns[3]),
-        "languages": list(columns[4]),
-        "classes": list(columns[5]),
-        "tags": list(columns[6]),
-        "locations": list(columns[7]),
-        "token_index": token_index,
-        "unindexed": unindexed,
         "problems": [(p.path, p.message, p.line, p.field) for p in problems],
     }
+    return meta, rows, words
 
 
-def fetcher(files: Fingerprint, locations: list[Location]) -> Callable[[int], Record]:
+def encode(meta: dict[str, object], rows: list[str], words: list[tuple[str, ...]]) -> bytes:
+    """Metadata, then flat arrays (row offsets, word hashes and their rows), then the rows' text.
+
+    Flat arrays and one text blob load in a few copies, where a marshalled list of 100,000
+    small objects takes most of a second to rebuild.
+    """
+    token_index, unindexed = build_token_index(words)
+    pairs = sorted((zlib.crc32(word.encode()), n) for word, ns in token_index.items() for n in ns)
+    hashes = array("I", (h for h, _ in pairs))
+    postings = array("I", (n for _, n in pairs))
+    blob = "".join(rows).encode("utf-8")
+    offsets = array("Q", [0])
+    total = 0
+    for row in rows:
+        total += len(row.encode("utf-8"))
+        offsets.append(total)
+    header = marshal.dumps({**meta, "unindexed": unindexed, "count": len(rows)})
+    parts = [MAGIC, len(header).to_bytes(8, "little"), header]
+    for arr in (offsets, hashes, postings):
+        raw = arr.tobytes()
+        parts += [len(raw).to_bytes(8, "little"), raw]
+    parts.append(blob)
+    return b"".join(parts)
+
+
+def decode(data: bytes) -> tuple[dict[str, object], Rows, HashedIndex]:
+    if not data.startswith(MAGIC):
+        raise IndexUnusable("not an index file")
+    try:
+        pos = len(MAGIC)
+        size = int.from_bytes(data[pos : pos + 8], "little")
+        meta = marshal.loads(data[pos + 8 : pos + 8 + size])
+        pos += 8 + size
+        arrays = []
+        for code in ("Q", "I", "I"):
+            size = int.from_bytes(data[pos : pos + 8], "little")
+            arr = array(code)
+            arr.frombytes(data[pos + 8 : pos + 8 + size])
+            arrays.append(arr)
+            pos += 8 + size
+    except (ValueError, EOFError, TypeError) as exc:
+        raise IndexUnusable(f"damaged index ({exc})") from None
+    offsets, hashes, postings = arrays
+    blob = data[pos:]
+    if not isinstance(meta, dict) or len(offsets) != meta.get("count", -1) + 1 or offsets[-1] != len(blob):
+        raise IndexUnusable("damaged index (sizes disagree)")
+    return meta, Rows(blob, offsets), HashedIndex(hashes, postings)
+
+
+class Rows:
+    """The index rows, decoded one at a time when asked for."""
+
+    def __init__(self, blob: bytes, offsets: array[int]) -> None:
+        self.blob, self.offsets = blob, offsets
+        self.cache: dict[int, list[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, index: int) -> list[str]:
+        row = self.cache.get(index)
+        if row is None:
+            if not 0 <= index < len(self):
+                raise IndexError(index)
+            row = self.blob[self.offsets[index] : self.offsets[index + 1]].decode("utf-8").split(FIELD_SEP)
+            self.cache[index] = row
+        return row
+
+
+class Column(Sequence[Any]):
+    """One field of every row, as a read-only sequence."""
+
+    def __init__(self, rows: Rows, field: str, convert: Callable[[str], Any] = str) -> None:
+        self.rows, self.position, self.convert = rows, ROW_FIELDS.index(field), convert
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index: int) -> Any:  # type: ignore[override]
+        return self.convert(self.rows[index][self.position])
+
+
+class HashedIndex:
+    """Word -> rows, looked up by the word's checksum in a sorted array (a collision only adds a
+    candidate, which the pattern then rejects)."""
+
+    def __init__(self, hashes: array[int], postings: array[int]) -> None:
+        self.hashes, self.postings = hashes, postings
+
+    def get(self, word: str, default: Sequence[int] = ()) -> Sequence[int]:
+        key = zlib.crc32(word.encode())
+        i = bisect_left(self.hashes, key)
+        found = []
+        while i < len(self.hashes) and self.hashes[i] == key:
+            found.append(self.postings[i])
+            i += 1
+        return found or default
+
+
+def fetcher(files: Fingerprint, rows: Rows) -> Callable[[int], Record]:
     """Read one full record from where the index says it lies."""
 
     def fetch(index: int) -> Record:
-        file_number, offset, length, item, line = locations[index]
+        row = rows[index]
+        file_number, offset, length, item, line = (int(v) for v in row[7:12])
         path = files[file_number][0]
         with open(path, "rb") as handle:
             handle.seek(offset)
@@ -139,20 +244,20 @@ def fetcher(files: Fingerprint, locations: list[Location]) -> Callable[[int], Re
     return fetch
 
 
-def to_catalog(data: dict[str, object], sources: list[str]) -> Catalog:
-    files = data["files"]
+def to_catalog(meta: dict[str, Any], rows: Rows, words: HashedIndex, sources: list[str]) -> Catalog:
+    files = meta["files"]
     return Catalog(
-        ids=data["ids"],  # type: ignore[arg-type]
-        repos=data["repos"],  # type: ignore[arg-type]
-        slugs=data["slugs"],  # type: ignore[arg-type]
-        patterns=data["patterns"],  # type: ignore[arg-type]
-        languages=data["languages"],  # type: ignore[arg-type]
-        classes=data["classes"],  # type: ignore[arg-type]
-        tags=data["tags"],  # type: ignore[arg-type]
-        token_index=data["token_index"],  # type: ignore[arg-type]
-        unindexed=data["unindexed"],  # type: ignore[arg-type]
-        fetch=fetcher(files, data["locations"]),  # type: ignore[arg-type]
-        problems=tuple(Problem(path, message, line, field) for path, message, line, field in data["problems"]),  # type: ignore[attr-defined]
+        ids=Column(rows, "id"),
+        repos=Column(rows, "repo"),
+        slugs=Column(rows, "slug"),
+        patterns=Column(rows, "pattern"),
+        languages=Column(rows, "language"),
+        classes=Column(rows, "class", lambda v: v or None),
+        tags=Column(rows, "tags", lambda v: v.split(TAG_SEP) if v else []),
+        token_index=words,  # type: ignore[arg-type]
+        unindexed=meta["unindexed"],
+        fetch=fetcher(files, rows),
+        problems=tuple(Problem(path, message, line, field) for path, message, line, field in meta["problems"]),
         sources=tuple(sources),
     )
 
@@ -160,33 +265,34 @@ def to_catalog(data: dict[str, object], sources: list[str]) -> Catalog:
 def index_path(sources: list[tuple[Path, bool]], environ: Environ) -> Path:
     """One index per set of sources (the default set, or with --records, --no-bundled ...)."""
     key = "\n".join(f"{p.resolve()}|{int(r)}" for p, r in sources)
-    return cache_dir(environ) / "index" / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.marshal"
+    # A checksum is enough for a file name: the index itself says which files it was built from.
+    return cache_dir(environ) / "index" / f"{zlib.crc32(key.encode()):08x}-{len(sources)}.marshal"
 
 
-def read_index(path: Path, files: Fingerprint) -> dict[str, object]:
+def read_index(path: Path, files: Fingerprint) -> tuple[dict[str, Any], Rows, HashedIndex]:
     try:
-        with open(path, "rb") as handle:
-            data = marshal.load(handle)
+        data = path.read_bytes()
     except FileNotFoundError:
         raise IndexUnusable("no index yet") from None
-    except (OSError, EOFError, ValueError, TypeError) as exc:
-        raise IndexUnusable(f"unreadable index ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT or data.get("version") != __version__:
+    except OSError as exc:
+        raise IndexUnusable(f"unreadable index ({exc.strerror or exc})") from None
+    meta, rows, words = decode(data)
+    if meta.get("format") != INDEX_FORMAT or meta.get("version") != __version__:
         raise IndexUnusable("index from another version")
-    if data.get("python") != sys.version:
+    if meta.get("python") != sys.version:
         raise IndexUnusable("index from another Python")
-    if data.get("files") != files:
+    if meta.get("files") != files:
         raise IndexUnusable("record files changed")
-    return data
+    return meta, rows, words
 
 
-def write_index(path: Path, data: dict[str, object]) -> None:
+def write_index(path: Path, data: bytes) -> None:
     """Atomically: readers see the old index or the new one, never part of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".index-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            marshal.dump(data, handle)
+            handle.write(data)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -208,44 +314,48 @@ def open_catalog(
     sources = record_sources(extra, bundled=bundled, configured=configured, environ=environ)
     files, scan_problems, used = scan_files(sources)
     path = index_path(sources, environ)
-    data: dict[str, object] | None = None
+    loaded = None
     if use_cache:
         try:
-            data = read_index(path, files)
+            loaded = read_index(path, files)
         except IndexUnusable:
-            data = None
-    if data is None:
-        data = build(files, progress)
+            loaded = None
+    if loaded is None:
+        meta, row_texts, words = build(files, progress)
+        encoded = encode(meta, row_texts, words)
+        loaded = decode(encoded)
         if use_cache:
             try:
-                write_index(path, data)
+                write_index(path, encoded)
             except OSError as exc:
                 warn(f"cannot write the record index in {path.parent} ({exc.strerror or exc}); working without it")
             else:
                 if not extra and bundled and configured:
-                    write_completion_lists(data, environ)
-    catalog = to_catalog(data, used)
+                    write_completion_lists(loaded[1], environ)
+    catalog = to_catalog(*loaded, used)
     catalog.problems = tuple(scan_problems) + catalog.problems
     return catalog
 
 
-def write_completion_lists(data: dict[str, object], environ: Environ) -> None:
+def write_completion_lists(rows: Rows, environ: Environ) -> None:
     """Plain lists for shell completion, so that a TAB needs no Python (default sources only)."""
     from leafexplain.cachedir import completion_list
 
-    values = {
-        "ids": data["ids"],
-        "slugs": data["slugs"],
-        "repos": data["repos"],
-        "tags": [t for tags in data["tags"] for t in tags],  # type: ignore[attr-defined]
-    }
+    fields = {name: ROW_FIELDS.index(name) for name in ("id", "slug", "repo", "tags")}
+    values: dict[str, set[str]] = {"ids": set(), "slugs": set(), "repos": set(), "tags": set()}
+    for i in range(len(rows)):
+        row = rows[i]
+        values["ids"].add(row[fields["id"]])
+        values["slugs"].add(row[fields["slug"]])
+        values["repos"].add(row[fields["repo"]])
+        values["tags"].update(t for t in row[fields["tags"]].split(TAG_SEP) if t)
     for kind, items in values.items():
         target = completion_list(kind, environ)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{kind}-")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write("".join(f"{v}\n" for v in sorted(set(items))))  # type: ignore[call-overload]
+                handle.write("".join(f"{v}\n" for v in sorted(items)))
             os.replace(tmp, target)
         except OSError:
             return  # completion falls back to asking leafexplain

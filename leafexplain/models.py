@@ -1,4 +1,8 @@
-"""Frozen dataclasses passed between the pipeline stages: records, events, matches."""
+"""Frozen dataclasses passed between the pipeline stages: records, events, matches.
+
+Not `slots=True`: building slotted dataclasses costs three times as long at import, and every
+run of the command pays for it.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import Literal
 Language = Literal["rust", "python", "unknown"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Record:
     """One error record (schemaVersion 2), as validated from a record file."""
 
@@ -71,7 +75,7 @@ class Record:
         return "text"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Frame:
     """One stack frame: where, and in which function."""
 
@@ -82,7 +86,7 @@ class Frame:
     code: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ErrorEvent:
     """One error found in the input: a panic, an exception, or a bare pasted message."""
 
@@ -100,7 +104,7 @@ class ErrorEvent:
     line_number: int = 0  # 1-based line in the input where the event starts
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Candidate:
     """A record scored against an event."""
 
@@ -111,7 +115,7 @@ class Candidate:
     reasons: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Match:
     """An event with its candidates: `matches` at or above the cut-off, `near` below it."""
 
@@ -124,7 +128,7 @@ class Match:
         return self.matches[0] if self.matches else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Problem:
     """A problem found while loading or validating records."""
 
@@ -139,7 +143,7 @@ class Problem:
         return f"{where}: {what}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RecordSet:
     """The loaded records (later sources replace earlier ids) and the problems met on the way."""
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.models import Problem
-from leafexplain.render.document import View
+
+if TYPE_CHECKING:
+    from leafexplain.render.document import View
 
 Format = Literal["auto", "rich", "plain", "json", "markdown"]
 MAX_PROBLEMS_SHOWN = 20

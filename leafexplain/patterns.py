@@ -27,7 +27,7 @@ _SPACE = re.compile(r"\s+")
 MAX_SEARCH_CHARS = 8192
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PatternText:
     """What a pattern says, without compiling it: cheap enough for 100,000 records."""
 
@@ -36,7 +36,7 @@ class PatternText:
     tokens: tuple[str, ...]  # whole words of the literal text, lower case, for the candidate index
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CompiledPattern:
     regex: re.Pattern[str]
     literal: str

@@ -12,7 +12,7 @@ from leafexplain.models import ErrorEvent, Match, Record
 from leafexplain.stream import windows
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Report:
     matches: tuple[Match, ...]
     threshold: float

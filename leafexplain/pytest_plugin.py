@@ -7,6 +7,8 @@ asked for it only adds the option, and it imports nothing heavy.
 
 from __future__ import annotations
 
+import shutil
+import textwrap
 import traceback
 from collections.abc import Generator, Iterable
 from typing import TYPE_CHECKING, Any
@@ -21,6 +23,7 @@ PLUGIN_NAME = "leafexplain-explainer"
 SECTION = "leafexplain"
 SOLUTIONS_SHOWN = 3
 MEANING_SENTENCES = 2
+MAX_WIDTH = 120
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -52,9 +55,12 @@ def _first_sentences(text: str, count: int) -> str:
     return words[: end - 1]
 
 
-def summary_text(matches: Iterable[Match]) -> str:
+def summary_text(matches: Iterable[Match], width: int = 100) -> str:
     """What each explained error means, its first fixes and its link: a few lines for a test report."""
     from leafexplain.render.document import safe
+
+    def wrapped(text: str, first: str, rest: str) -> list[str]:
+        return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest) or [first]
 
     blocks: list[str] = []
     seen: set[str] = set()
@@ -67,10 +73,13 @@ def summary_text(matches: Iterable[Match]) -> str:
         what = f"{event.error_type}: {event.message}" if event.error_type else event.message
         lines = [safe(what.strip().split("\n", 1)[0], 300), f"matched {record.repo} · {record.slug}"]
         if record.documentation:
-            lines += ["", "What it means", "  " + safe(_first_sentences(record.documentation, MEANING_SENTENCES))]
+            meaning = safe(_first_sentences(record.documentation, MEANING_SENTENCES))
+            lines += ["", "What it means", *wrapped(meaning, "  ", "  ")]
         solutions = [safe(s, 500) for s in record.solutions[:SOLUTIONS_SHOWN] if s.strip()]
         if solutions:
-            lines += ["", "How to fix it", *(f"  {n}. {s}" for n, s in enumerate(solutions, 1))]
+            lines += ["", "How to fix it"]
+            for number, solution in enumerate(solutions, 1):
+                lines += wrapped(solution, f"  {number}. ", "     ")
         if record.githubUrl:
             lines += ["", f"Where it is raised: {safe(record.githubUrl, 500)}"]
         lines.append(f"More: leafexplain show {record.id}")
@@ -95,7 +104,8 @@ class Explainer:
             return ""
         if self.matcher is None:
             self.matcher = load_matcher()
-        return summary_text(explain_events(events, self.matcher, None).matches)
+        width = min(shutil.get_terminal_size().columns, MAX_WIDTH)
+        return summary_text(explain_events(events, self.matcher, None).matches, width)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:

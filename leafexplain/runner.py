@@ -8,6 +8,7 @@ own code whatever happens while explaining.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import os
 import queue
@@ -28,9 +29,8 @@ from leafexplain.stream import Window, WindowScanner
 
 CHUNK_BYTES = 64 * 1024
 QUEUED_CHUNKS = 16  # at most this many chunks wait for the scanner: a slow scan slows the child, not our memory
-MAX_PARTIAL_LINE = 64 * 1024  # a line without an end (a progress bar) is scanned in pieces beyond this
-COMPACT_EVERY = 2000  # identical events are grouped whenever this many have piled up
 MAX_EVENTS = 1000  # distinct errors kept; a command printing more gets the first ones explained
+CHECKPOINTS_KEPT = 256  # line-number checkpoints are trimmed in batches, not one by one
 IDLE_AFTER_EXIT_SECONDS = 2.0  # a background process of the child may hold our pipes open for ever
 EXIT_NOT_FOUND = 127  # as a shell reports a missing command
 EXIT_CANNOT_RUN = 126  # found but not executable
@@ -61,55 +61,78 @@ def exit_code(returncode: int) -> int:
     return SIGNAL_EXIT_BASE - returncode if returncode < 0 else returncode
 
 
-class LineMerger:
-    """Interleave two streams line by line, in the order they arrive, as a terminal would show them.
+class StreamEvents:
+    """The errors in one of the child's streams, each numbered by its line in the output as a whole.
 
-    A chunk may end mid-line; the rest of that line is held back until its end arrives, so that a
-    line of stderr never lands inside a line of stdout in the text that is scanned.
+    Each stream is scanned on its own: a traceback on stderr stays whole even when stdout lines
+    arrive between its lines. Line numbers are mapped back to the order in which lines arrived.
     """
 
     def __init__(self) -> None:
-        self.partial: dict[int, bytes] = {STDOUT: b"", STDERR: b""}
-
-    def add(self, stream: int, chunk: bytes) -> bytes:
-        data = self.partial[stream] + chunk
-        cut = data.rfind(b"\n") + 1
-        if cut == 0 and len(data) > MAX_PARTIAL_LINE:
-            cut = len(data)
-        self.partial[stream] = data[cut:]
-        return data[:cut]
-
-    def end(self, stream: int) -> bytes:
-        rest, self.partial[stream] = self.partial[stream], b""
-        return rest + b"\n" if rest else b""
-
-
-class EventCollector:
-    """Events of every window of the output, kept bounded: identical ones grouped as they pile up."""
-
-    def __init__(self) -> None:
         self.scanner = WindowScanner()
-        self.events: list[ErrorEvent] = []
-        self.dropped = 0
+        self.lines = 0  # newlines seen in this stream
+        self.starts: list[int] = []  # local line where each chunk fed began ...
+        self.overall: list[int] = []  # ... and the line of the whole output it began on
 
-    def feed(self, data: bytes) -> None:
-        if data:
-            self._take(self.scanner.feed(data))
+    def feed(self, data: bytes, overall_line: int) -> list[ErrorEvent]:
+        self.starts.append(self.lines + 1)
+        self.overall.append(overall_line)
+        self.lines += data.count(b"\n")
+        return self._events(self.scanner.feed(data))
 
     def close(self) -> list[ErrorEvent]:
-        self._take(self.scanner.close())
-        return finish(self.events)
+        return self._events(self.scanner.close())
 
-    def _take(self, windows: Sequence[Window]) -> None:
+    def _overall_line(self, local: int) -> int:
+        i = bisect.bisect_left(self.starts, local)  # the first chunk that local line is in
+        if i == len(self.starts) or self.starts[i] != local:
+            i = max(i - 1, 0)
+        return self.overall[i] + local - self.starts[i]
+
+    def _events(self, windows: Sequence[Window]) -> list[ErrorEvent]:
+        found: list[ErrorEvent] = []
         for window in windows:
             # A command's output is never a message pasted on its own (bare=False): a short
             # successful run must not be taken for one error.
-            found = events_in(window.text, bare=False, first_line=window.first_line)
-            room = MAX_EVENTS - len(self.events)
-            self.events.extend(found[: max(room, 0)])
-            self.dropped += max(len(found) - max(room, 0), 0)
-            if len(self.events) >= COMPACT_EVERY or room <= 0:
-                self.events = finish(self.events)
+            for event in events_in(window.text, bare=False, first_line=window.first_line):
+                found.append(replace(event, line_number=self._overall_line(event.line_number)))
+        # Lines the scanner has let go of can no longer start a window: forget where they were.
+        keep = max(bisect.bisect_right(self.starts, self.scanner.base_line) - 1, 0)
+        if keep > CHECKPOINTS_KEPT:
+            del self.starts[:keep], self.overall[:keep]
+        return found
+
+
+class EventCollector:
+    """The errors in both streams, in the order they were printed, kept bounded in number."""
+
+    def __init__(self) -> None:
+        self.streams = {STDOUT: StreamEvents(), STDERR: StreamEvents()}
+        self.ended: set[int] = set()
+        self.line = 1  # line of the whole output the next chunk starts on
+        self.events: list[ErrorEvent] = []
+        self.dropped = 0  # errors beyond MAX_EVENTS distinct ones
+
+    def feed(self, stream: int, chunk: bytes) -> None:
+        self._take(self.streams[stream].feed(chunk, self.line))
+        self.line += chunk.count(b"\n")
+
+    def end(self, stream: int) -> None:
+        if stream not in self.ended:
+            self.ended.add(stream)
+            self._take(self.streams[stream].close())
+
+    def close(self) -> list[ErrorEvent]:
+        for stream in self.streams:
+            self.end(stream)
+        return finish(sorted(self.events, key=lambda e: e.line_number))
+
+    def _take(self, found: list[ErrorEvent]) -> None:
+        self.events.extend(found)
+        if len(self.events) > MAX_EVENTS:
+            self.events = finish(self.events)  # identical errors grouped, counted
+            self.dropped += max(len(self.events) - MAX_EVENTS, 0)
+            del self.events[MAX_EVENTS:]
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -168,7 +191,7 @@ def _signals_reach_the_child(child: list[subprocess.Popen[bytes]]) -> Iterator[N
             signal.signal(number, handler)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RunOutcome:
     exit_code: int
     events: tuple[ErrorEvent, ...]
@@ -188,7 +211,6 @@ def run_and_scan(
     """
     chunks: queue.Queue[tuple[int, bytes | None]] = queue.Queue(maxsize=QUEUED_CHUNKS)
     collector = EventCollector()
-    merger = LineMerger()
     child: list[subprocess.Popen[bytes]] = []
     with _signals_reach_the_child(child):
         proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
@@ -208,13 +230,11 @@ def run_and_scan(
                 continue
             if chunk is None:
                 open_streams -= 1
-                collector.feed(merger.end(stream))
+                collector.end(stream)
             else:
                 exited_at = None if exited_at is None else time.monotonic()
-                collector.feed(merger.add(stream, chunk))
+                collector.feed(stream, chunk)
         returncode = proc.wait()
-    for stream in (STDOUT, STDERR):
-        collector.feed(merger.end(stream))
     return RunOutcome(exit_code(returncode), tuple(collector.close()), collector.dropped)
 
 

@@ -54,6 +54,10 @@ REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 # and a link in a terminal is clicked on trust.
 URL_RE = re.compile(r"^https://[A-Za-z0-9.-]+(?::\d+)?/[^\s@]*$")
 MIN_LITERAL_CHARS = 4
+# Control characters never belong in the fields that identify and match a record; two of them
+# separate fields in the index. A pattern may hold tabs and newlines.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+NO_CONTROL_FIELDS = ("id", "repo", "slug", "messagePattern", "errorClass", "errorType")
 MAX_FIELD_CHARS = 200_000
 
 
@@ -100,6 +104,11 @@ def validate_record(
     if problems:
         return None, problems
 
+    for name in NO_CONTROL_FIELDS:
+        if isinstance(values.get(name), str) and _CONTROL.search(values[name]):
+            problems.append(problem("contains control characters", name))
+    if any(_CONTROL.search(tag) or not tag.strip() for tag in values.get("tags", ())):
+        problems.append(problem("has an empty tag or one with control characters", "tags"))
     if not REPO_RE.match(values["repo"]):
         problems.append(problem("must look like 'owner/name'", "repo"))
     version = values.get("schemaVersion", SCHEMA_VERSION)

@@ -37,12 +37,12 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         if claimed[i]:
             i += 1
             continue
-        section = SECTION.match(line)
+        section = SECTION.match(line) if line.startswith("___") else None
         if section:
             test, frames = section.group("name"), []
             i += 1
             continue
-        fm = FRAME.match(line)
+        fm = FRAME.match(line) if ".py:" in line else None
         if fm:
             frames.append(Frame(file=fm.group("file"), line=int(fm.group("line")), function=fm.group("function")))
             i += 1
@@ -83,7 +83,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                 )
             )
             continue
-        summary = SUMMARY.match(line)
+        summary = SUMMARY.match(line) if line.startswith(("FAILED", "ERROR")) else None
         if summary and summary.group("rest"):
             error_type, message = _split(summary.group("rest").strip())
             claimed[i] = True

@@ -18,6 +18,7 @@ BARE_EXCEPTION = re.compile(
     r": (?P<message>\S.*)$"
 )
 WARNING_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+): (?P<type>[A-Z]\w*Warning): (?P<message>.*)$")
+BARE_PREFIX = re.compile(r"^(?P<prefix>\s*(?:\[[^\]]{1,40}\]:?\s*)?)")
 SYNTAX_TYPES = ("SyntaxError", "IndentationError", "TabError")
 CAUSE = "The above exception was the direct cause of the following exception:"
 CONTEXT = "During handling of the above exception, another exception occurred:"
@@ -140,7 +141,7 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
             i += 1
             continue
         line = lines[i]
-        group = GROUP_ANCHOR.match(line)
+        group = GROUP_ANCHOR.match(line) if "Traceback" in line else None
         if group:
             block, end = _strip_group_markup(lines, i)
             inner_claimed = [False] * len(block)
@@ -150,7 +151,7 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
                 claimed[k] = True
             i = max(end, i + 1)
             continue
-        tb = TRACEBACK.search(line)
+        tb = TRACEBACK.search(line) if "Traceback" in line else None
         if tb:
             start = i
             strip = prefix_stripper(line[: tb.start()])
@@ -176,7 +177,7 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
             )
             i = end
             continue
-        fm = FILE_LINE.match(line)
+        fm = FILE_LINE.match(line) if 'File "' in line else None
         if fm and fm.group("function") is None:
             # A SyntaxError in the main script comes without a Traceback header.
             for j in range(i + 1, min(i + 6, len(lines))):
@@ -194,7 +195,7 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
                     break
             i += 1
             continue
-        wm = WARNING_LINE.match(line.strip())
+        wm = WARNING_LINE.match(line.strip()) if "Warning: " in line else None
         if wm:
             frame = Frame(file=wm.group("file"), line=int(wm.group("line")))
             claimed[i] = True
@@ -212,7 +213,10 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
             i += 1
             continue
         line = lines[i]
-        m = re.match(r"^(?P<prefix>\s*(?:\[[^\]]{1,40}\]:?\s*)?)", line)
+        if ": " not in line:
+            i += 1
+            continue
+        m = BARE_PREFIX.match(line)
         prefix = m.group("prefix") if m else ""
         bare = BARE_EXCEPTION.match(line[len(prefix) :])
         if not bare:

@@ -65,10 +65,10 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             i += 1
             continue
         raw = lines[i]
-        header = TEST_HEADER.match(raw.strip())
+        header = TEST_HEADER.match(raw.strip()) if "---- " in raw else None
         if header:
             test = header.group("test")
-        m = ANCHOR.search(raw)
+        m = ANCHOR.search(raw) if "panicked at" in raw else None
         if not m:
             i += 1
             continue

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from leafexplain.models import Candidate, ErrorEvent, Frame, Match, Record
 from leafexplain.sources import clean_line
+
+if TYPE_CHECKING:
+    from leafexplain.localsource import EventSources, LibrarySource, Snippet
 
 BlockKind = Literal["text", "bullets", "numbered", "code", "snippet", "link"]
 MAX_TEXT_CHARS = 4000  # a giant field from a foreign record is cut, with a note
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Block:
     kind: BlockKind
     text: str = ""
@@ -22,13 +26,13 @@ class Block:
     highlight_line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Section:
     title: str
     blocks: tuple[Block, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class View:
     """One event (or one record, for `show`): a heading, the message, facts, then sections."""
 
@@ -92,8 +96,38 @@ def _snippet(record: Record, context: int | None) -> Block:
     return Block("snippet", "\n".join(lines), language=record.code_language, first_line=first, highlight_line=line)
 
 
+def _local_snippet(lines: tuple[str, ...], start: int, line: int | None, language: str) -> Block:
+    text = "\n".join(safe(line_text, 1000) for line_text in lines)
+    return Block("snippet", text, language=language, first_line=start, highlight_line=line)
+
+
+def user_code_section(snippet: Snippet) -> Section:
+    """The user's own code around the frame's line, read from this machine."""
+    where = Block("text", f"{safe(snippet.path, 500)}:{snippet.line}")
+    blocks = [where, _local_snippet(snippet.lines, snippet.start, snippet.line, snippet.language)]
+    if snippet.note:
+        blocks.append(Block("text", safe(snippet.note, 1000)))
+    return Section("Your code", tuple(blocks))
+
+
+def installed_section(source: LibrarySource) -> Section:
+    """The record's file as installed here: path, version, the message's lines, and how it drifted."""
+    where = safe(source.path, 500) + (f":{source.line}" if source.line else "")
+    blocks = [Block("text", where + (f" · {safe(source.version, 200)}" if source.version else ""))]
+    if source.lines:
+        blocks.append(_local_snippet(source.lines, source.start, source.line, source.language))
+    blocks.append(Block("text", safe(source.note, 1000)))
+    if source.url:
+        blocks.append(Block("link", safe(source.url, 2000)))
+    return Section("Library source (installed)", tuple(blocks))
+
+
 def record_sections(
-    record: Record, *, full: bool, snippet_context: int | None = SNIPPET_CONTEXT
+    record: Record,
+    *,
+    full: bool,
+    snippet_context: int | None = SNIPPET_CONTEXT,
+    installed: LibrarySource | None = None,
 ) -> tuple[Section, ...]:
     """The explanation of a record, in the order a user reads it; `full` adds the code aids."""
     sections: list[Section] = []
@@ -112,6 +146,8 @@ def record_sections(
         source.append(Block("link", safe(record.githubUrl, 2000)))
     if source:
         sections.append(Section("Where it is raised", tuple(source)))
+    if installed is not None:
+        sections.append(installed_section(installed))
     sections += _list_section("Prevention tips", record.preventionTips, "bullets")
     if record.tags:
         sections.append(Section("Tags", (Block("text", ", ".join(safe(t, 100) for t in record.tags)),)))
@@ -149,19 +185,22 @@ def _event_facts(event: ErrorEvent) -> list[tuple[str, str]]:
     return facts
 
 
-def event_view(match: Match, *, full: bool, show_all: bool) -> View:
+def event_view(match: Match, *, full: bool, show_all: bool, sources: EventSources | None = None) -> View:
+    """One event; `sources` (from `localsource.find_sources`) adds the user's code and the installed library."""
     event = match.event
     best = match.best
     facts = _event_facts(event)
+    mine = [user_code_section(sources.user)] if sources and sources.user else []
     if best is None:
         near = tuple(f"{safe(c.record.slug, 200)} ({safe(c.record.repo, 200)}): score {c.score:g}" for c in match.near)
         sections = [
+            *mine,
             Section(
                 "No record matches this error",
                 (Block("text", "Nearest records, below the cut-off:"), Block("bullets", items=near))
                 if near
                 else (Block("text", "No record comes close."),),
-            )
+            ),
         ]
         return View(
             _heading([event.error_type or "error", event.language if event.language != "unknown" else None]),
@@ -173,7 +212,8 @@ def event_view(match: Match, *, full: bool, show_all: bool) -> View:
         )
     record = best.record
     facts.append(("matched", _match_fact(best)))
-    sections = list(record_sections(record, full=full))
+    installed = sources.library[0] if sources and sources.library else None
+    sections = [*mine, *record_sections(record, full=full, installed=installed)]
     others = match.matches[1:]
     if others and show_all:
         sections.append(Section("Other candidates", (Block("bullets", items=tuple(_match_fact(c) for c in others)),)))
@@ -187,6 +227,14 @@ def event_view(match: Match, *, full: bool, show_all: bool) -> View:
         explained=True,
         url=record.githubUrl,
     )
+
+
+def event_views(
+    matches: Sequence[Match], *, full: bool, show_all: bool, sources: Sequence[EventSources] | None = None
+) -> list[View]:
+    """A view per event; `sources` lines up with `matches` (None: nothing looked up, the output of before)."""
+    found = list(sources) if sources is not None else [None] * len(matches)
+    return [event_view(m, full=full, show_all=show_all, sources=s) for m, s in zip(matches, found, strict=True)]
 
 
 def record_view(record: Record) -> View:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leafexplain import __version__
 from leafexplain.models import Candidate, Frame, Match, Record
+
+if TYPE_CHECKING:
+    from leafexplain.localsource import EventSources, LibrarySource, Snippet
 
 EXPLAIN_SCHEMA = "leafexplain.explain/1"
 RECORDS_SCHEMA = "leafexplain.records/1"
@@ -42,9 +45,40 @@ def _candidate(c: Candidate) -> dict[str, Any]:
     }
 
 
-def explain_document(matches: Iterable[Match], threshold: float) -> dict[str, Any]:
+def _user_snippet(snippet: Snippet | None) -> dict[str, Any] | None:
+    if snippet is None:
+        return None
+    return {
+        "path": snippet.path,
+        "line": snippet.line,
+        "start": snippet.start,
+        "lines": list(snippet.lines),
+        "note": snippet.note or None,
+    }
+
+
+def _library_source(source: LibrarySource | None) -> dict[str, Any] | None:
+    if source is None:
+        return None
+    return {
+        "path": source.path,
+        "version": source.version,
+        "line": source.line,
+        "start": source.start,
+        "lines": list(source.lines),
+        "drift": source.drift,
+        "note": source.note,
+        "url": source.url,
+    }
+
+
+def explain_document(
+    matches: Iterable[Match], threshold: float, sources: Sequence[EventSources] | None = None
+) -> dict[str, Any]:
+    """The envelope; with `sources` (the local lookups, lined up with `matches`) each event gains
+    `user_snippet` and each match `library_source`, null where nothing was found here."""
     events = []
-    for m in matches:
+    for i, m in enumerate(matches):
         e = m.event
         events.append(
             {
@@ -63,6 +97,11 @@ def explain_document(matches: Iterable[Match], threshold: float) -> dict[str, An
                 "near": [_candidate(c) for c in m.near],
             }
         )
+        if sources is not None:
+            found = sources[i]
+            events[-1]["user_snippet"] = _user_snippet(found.user)
+            for j, candidate in enumerate(events[-1]["matches"]):
+                candidate["library_source"] = _library_source(found.library[j] if j < len(found.library) else None)
     return {"schema": EXPLAIN_SCHEMA, "version": __version__, "threshold": threshold, "events": events}
 
 
