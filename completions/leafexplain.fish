@@ -86,7 +86,8 @@ function __leafexplain_state
         else if test $dashdash = 0; and test $npos = 0; and __leafexplain_subcommand "$cmdpath" "$word"
             set cmdpath (string trim -- "$cmdpath $word")
         else
-            test -n "$cmdpath"; or set cmdpath explain  # `leafexplain TEXT` is `leafexplain explain TEXT`
+            # `leafexplain TEXT` is `leafexplain explain TEXT`
+            test -n "$cmdpath"; or set cmdpath explain
             # A command to run owns the rest of the line.
             if test $cmdstart = 0; and __leafexplain_is_command "$cmdpath" $npos
                 set cmdstart $i

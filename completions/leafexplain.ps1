@@ -163,7 +163,8 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
             )
         }
         # Ordinal: -f and -F can be different options.
-        $optionValues = [System.Collections.Generic.Dictionary[string, string]]::new([System.StringComparer]::Ordinal)
+        $optionValues = [System.Collections.Generic.Dictionary[string, string]]::new(
+            [System.StringComparer]::Ordinal)
         $optionValues.Add(' --file', 'file')
         $optionValues.Add(' -f', 'file')
         $optionValues.Add(' --format', 'choice auto rich plain json markdown')
@@ -312,7 +313,8 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
                   @($tables.Subcommands[$cmdpath] | ForEach-Object { $_[0] }) -ccontains $word) {
             $cmdpath = "$cmdpath $word".Trim()
         } else {
-            if ($cmdpath -eq '') { $cmdpath = 'explain' }  # `leafexplain TEXT` is `leafexplain explain TEXT`
+            # `leafexplain TEXT` is `leafexplain explain TEXT`
+            if ($cmdpath -eq '') { $cmdpath = 'explain' }
             # A command to run owns the rest of the line.
             if ((Get-LeafexplainArgument $tables $cmdpath $npos) -eq 'command') { $dashdash = $true }
             $npos++

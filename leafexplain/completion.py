@@ -186,7 +186,9 @@ def _fail(message: str, status: ExitStatus) -> typer.Exit:
 
 
 def _missing_script(shell: Shell) -> typer.Exit:
-    return _fail(f"no {shell.value} completion script at {script_path(shell)}: a broken install", ExitStatus.INTERNAL_ERROR)
+    return _fail(
+        f"no {shell.value} completion script at {script_path(shell)}: a broken install", ExitStatus.INTERNAL_ERROR
+    )
 
 
 ShellArg = Annotated[Shell, typer.Argument(metavar="SHELL", help="bash, zsh, fish or powershell.", show_default=False)]
@@ -203,11 +205,15 @@ def show_script(shell: ShellArg) -> None:
     sys.stdout.flush()
 
 
-@completion_app.command("install", epilog="Examples: leafexplain completion install  ·  leafexplain completion install fish")
+@completion_app.command(
+    "install", epilog="Examples: leafexplain completion install  ·  leafexplain completion install fish"
+)
 def install_script(
     shell: Annotated[
         Optional[Shell],
-        typer.Argument(metavar="[SHELL]", help="bash, zsh, fish or powershell (default: from $SHELL).", show_default=False),
+        typer.Argument(
+            metavar="[SHELL]", help="bash, zsh, fish or powershell (default: from $SHELL).", show_default=False
+        ),
     ] = None,
 ) -> None:
     """Install completion for SHELL (default: your shell) where that shell looks for it."""

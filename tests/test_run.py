@@ -251,8 +251,8 @@ def test_ctrl_c_goes_to_the_child_then_its_output_is_explained(tmp_path: Path) -
         textwrap.dedent(
             """
             import json, time
-            print("ready", flush=True)
             try:
+                print("ready", flush=True)  # inside the try: SIGINT may come as soon as this is read
                 time.sleep(60)
             except KeyboardInterrupt:
                 print("child got SIGINT", flush=True)

@@ -136,9 +136,7 @@ def _command(command: click.Command, ctx: click.Context, path: str) -> Command:
     help_option = command.get_help_option(ctx)
     if help_option is not None:
         options.append(_option(help_option))
-    arguments = tuple(
-        Argument(_values(p), p.nargs == -1) for p in command.params if isinstance(p, click.Argument)
-    )
+    arguments = tuple(Argument(_values(p), p.nargs == -1) for p in command.params if isinstance(p, click.Argument))
     subcommands: list[Command] = []
     if isinstance(command, click.Group):
         for name in command.list_commands(ctx):
@@ -173,7 +171,7 @@ def _header(comment: str) -> list[str]:
 
 
 AWK_FILTER = (
-    "'BEGIN { p = ENVIRON[\"LEAFEXPLAIN_PREFIX\"]; n = length(p) }"
+    '\'BEGIN { p = ENVIRON["LEAFEXPLAIN_PREFIX"]; n = length(p) }'
     f" substr($0, 1, n) == p {{ print; if (++found == {MAX_CANDIDATES}) exit }}'"
 )
 
@@ -256,7 +254,7 @@ def bash_script(tree: Command) -> str:
         "",
         "# Record values of the kinds $@ that start with $cur, at most " + str(MAX_CANDIDATES) + ".",
         "__leafexplain_list_values() {",
-        '    local dir=${XDG_CACHE_HOME:-$HOME/.cache}/leafexplain/complete kind',
+        "    local dir=${XDG_CACHE_HOME:-$HOME/.cache}/leafexplain/complete kind",
         "    local -a lists=() missing=()",
         "    for kind; do",
         '        if [[ -f $dir/$kind.txt ]]; then lists+=("$dir/$kind.txt"); else missing+=("$kind"); fi',
@@ -357,8 +355,12 @@ def _zsh_described(name: str, help: str) -> str:
 
 
 def zsh_script(tree: Command) -> str:
-    described = ["# __leafexplain_items: `name:description` for each subcommand ($1 = subcommands) or option ($1 = options)"]
-    described += ["# of command path $2.", "__leafexplain_described() {", "    case $1:$2 in"]
+    described = [
+        "# __leafexplain_items: `name:description` for each subcommand ($1 = subcommands) or option",
+        "# ($1 = options) of command path $2.",
+        "__leafexplain_described() {",
+        "    case $1:$2 in",
+    ]
     for command in tree.walk():
         if command.subcommands:
             entries = " ".join(_zsh_described(sub.name, sub.help) for sub in command.subcommands)
@@ -384,7 +386,7 @@ def zsh_script(tree: Command) -> str:
         + str(MAX_CANDIDATES)
         + ".",
         "__leafexplain_list_values() {",
-        '    local dir=${XDG_CACHE_HOME:-$HOME/.cache}/leafexplain/complete kind prefix=${(Q)PREFIX}',
+        "    local dir=${XDG_CACHE_HOME:-$HOME/.cache}/leafexplain/complete kind prefix=${(Q)PREFIX}",
         "    local -a lists missing",
         "    for kind; do",
         "        if [[ -f $dir/$kind.txt ]]; then lists+=($dir/$kind.txt); else missing+=($kind); fi",
@@ -403,7 +405,7 @@ def zsh_script(tree: Command) -> str:
         "    shift",
         "    case $kind in",
         "        choice)",
-        "            __leafexplain_words=(\"$@\")",
+        '            __leafexplain_words=("$@")',
         "            _wanted values expl value compadd -a __leafexplain_words",
         "            ;;",
         "        file) _files ;;",
@@ -451,7 +453,7 @@ def zsh_script(tree: Command) -> str:
         "        fi",
         "        i+=1",
         "    done",
-        '    if [[ -z $option ]] && (( !dashdash )) && [[ $PREFIX == -?*=* ]] && '
+        "    if [[ -z $option ]] && (( !dashdash )) && [[ $PREFIX == -?*=* ]] && "
         '__leafexplain_option_value "$cmdpath" "${PREFIX%%=*}"; then',
         "        option=${PREFIX%%=*}",
         "        compset -P '*='",
@@ -461,7 +463,7 @@ def zsh_script(tree: Command) -> str:
         '        __leafexplain_option_value "$cmdpath" "$option"',
         "        __leafexplain_complete_value ${=REPLY}",
         "    elif (( !dashdash )) && [[ $PREFIX == -* ]]; then",
-        "        __leafexplain_described options \"$cmdpath\" && _describe -t options option __leafexplain_items",
+        '        __leafexplain_described options "$cmdpath" && _describe -t options option __leafexplain_items',
         '    elif (( !dashdash && npos == 0 )) && __leafexplain_described subcommands "$cmdpath"; then',
         "        _describe -t commands 'leafexplain command' __leafexplain_items",
         '    elif __leafexplain_argument "$cmdpath" "$npos"; then',
@@ -474,7 +476,7 @@ def zsh_script(tree: Command) -> str:
         "}",
         "",
         "# Autoloaded from $fpath, this file is the body of _leafexplain; sourced, it registers it.",
-        'if [[ $funcstack[1] == _leafexplain ]]; then',
+        "if [[ $funcstack[1] == _leafexplain ]]; then",
         '    _leafexplain "$@"',
         "else",
         "    compdef _leafexplain leafexplain",
@@ -547,7 +549,9 @@ def fish_script(tree: Command) -> str:
         rules.append("")
         rules.append(f"# {PROG} {command.path}".rstrip())
         for sub in command.subcommands:
-            rules.append(f"complete -c leafexplain -n {_fish_quote(at + ' sub')} -a {sub.name} -d {_fish_quote(sub.help)}")
+            rules.append(
+                f"complete -c leafexplain -n {_fish_quote(at + ' sub')} -a {sub.name} -d {_fish_quote(sub.help)}"
+            )
         for option in command.options:
             rule = f"complete -c leafexplain -n {_fish_quote(at)} {_fish_flags(option)}"
             described = f" -d {_fish_quote(option.help)}" if option.help else ""
@@ -602,7 +606,8 @@ def fish_script(tree: Command) -> str:
         '        else if test $dashdash = 0; and test $npos = 0; and __leafexplain_subcommand "$cmdpath" "$word"',
         '            set cmdpath (string trim -- "$cmdpath $word")',
         "        else",
-        f"            test -n \"$cmdpath\"; or set cmdpath {tree.default}  # `leafexplain TEXT` is `leafexplain {tree.default} TEXT`",
+        f"            # `leafexplain TEXT` is `leafexplain {tree.default} TEXT`",
+        f'            test -n "$cmdpath"; or set cmdpath {tree.default}',
         "            # A command to run owns the rest of the line.",
         '            if test $cmdstart = 0; and __leafexplain_is_command "$cmdpath" $npos',
         "                set cmdstart $i",
@@ -689,7 +694,8 @@ def powershell_script(tree: Command) -> str:
     options = ["        $options = @{"]
     option_values = [
         "        # Ordinal: -f and -F can be different options.",
-        "        $optionValues = [System.Collections.Generic.Dictionary[string, string]]::new([System.StringComparer]::Ordinal)"
+        "        $optionValues = [System.Collections.Generic.Dictionary[string, string]]::new(",
+        "            [System.StringComparer]::Ordinal)",
     ]
     arguments = ["        $arguments = @{"]
     for command in tree.walk():
@@ -699,9 +705,7 @@ def powershell_script(tree: Command) -> str:
             subcommands += [f"{i4}, @({_ps_quote(s.name)}, {_ps_quote(s.help or s.name)})" for s in command.subcommands]
             subcommands.append(f"{i3})")
         options.append(f"{i3}{key} = @(")
-        options += [
-            f"{i4}, @({_ps_quote(f)}, {_ps_quote(o.help or f)})" for o in command.options for f in o.flags
-        ]
+        options += [f"{i4}, @({_ps_quote(f)}, {_ps_quote(o.help or f)})" for o in command.options for f in o.flags]
         options.append(f"{i3})")
         for option in _options_with_values(command):
             assert option.values is not None
@@ -793,7 +797,8 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
                   @($tables.Subcommands[$cmdpath] | ForEach-Object {{ $_[0] }}) -ccontains $word) {{
             $cmdpath = "$cmdpath $word".Trim()
         }} else {{
-            if ($cmdpath -eq '') {{ $cmdpath = '{tree.default}' }}  # `leafexplain TEXT` is `leafexplain {tree.default} TEXT`
+            # `leafexplain TEXT` is `leafexplain {tree.default} TEXT`
+            if ($cmdpath -eq '') {{ $cmdpath = '{tree.default}' }}
             # A command to run owns the rest of the line.
             if ((Get-LeafexplainArgument $tables $cmdpath $npos) -eq 'command') {{ $dashdash = $true }}
             $npos++

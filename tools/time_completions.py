@@ -38,7 +38,7 @@ LINES = (
 def make_lists(cache: Path, count: int) -> None:
     folder = cache / "leafexplain" / "complete"
     folder.mkdir(parents=True, exist_ok=True)
-    words = "tensor shape grad leaf cuda device index range borrow mutex overflow unwrap value key".split()
+    words = ["tensor", "shape", "grad", "leaf", "cuda", "device", "index", "range", "borrow", "overflow", "value"]
     ids = sorted(hashlib.sha1(str(i).encode()).hexdigest()[:16] for i in range(count))
     slugs = sorted("-".join(words[(i * 7 + k) % len(words)] for k in range(6)) + f"-{i}" for i in range(count))
     lists = {
