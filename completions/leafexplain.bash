@@ -6,6 +6,7 @@
 #
 # Install: leafexplain completion install bash, or copy this file to
 # ~/.local/share/bash-completion/completions/leafexplain, or source it from ~/.bashrc.
+# Needs bash 4.0 or later (mapfile, compopt), as bash-completion itself does.
 
 # REPLY: the subcommands of command path $1.
 __leafexplain_subcommands() {

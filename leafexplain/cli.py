@@ -597,16 +597,19 @@ def complete_values(
     records: RecordsOpt = None,
     no_bundled: NoBundledOpt = False,
 ) -> None:
-    """Print record ids, slugs, repositories or tags, one a line (for shell completion)."""
-    from leafexplain.records import load_records
+    """Print record ids, slugs, repositories or tags, one a line (for shell completion).
+
+    It goes through the index, which writes the plain lists that later TABs read without Python.
+    """
+    from leafexplain.index import open_catalog
 
     if kind not in COMPLETION_KINDS:
         raise typer.Exit(ExitStatus.USAGE_ERROR)
-    loaded = load_records(records or (), bundled=not no_bundled)
-    values: dict[str, None] = {}
-    for r in loaded.records:
-        for value in {"ids": [r.id], "slugs": [r.slug], "repos": [r.repo], "tags": list(r.tags)}[kind]:
-            values.setdefault(value)
+    catalog = open_catalog(tuple(records or ()), bundled=not no_bundled)
+    if kind == "tags":
+        values = {tag for tags in catalog.tags for tag in tags}
+    else:
+        values = set({"ids": catalog.ids, "slugs": catalog.slugs, "repos": catalog.repos}[kind])
     sys.stdout.write("".join(f"{v}\n" for v in sorted(values)))
 
 

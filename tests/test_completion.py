@@ -193,7 +193,6 @@ def test_bash_falls_back_to_leafexplain_without_the_lists(bare_env: dict[str, st
     need("bash")
     assert bash_complete("leafexplain show 7455", bare_env) == [SEED_ID]
     assert bash_complete("leafexplain list --repo tracel", bare_env) == ["tracel-ai/burn"]
-    assert not (Path(bare_env["XDG_CACHE_HOME"]) / "leafexplain").exists()  # the script caches nothing
     # A list present is used, a missing one is asked for.
     lists = Path(bare_env["XDG_CACHE_HOME"]) / "leafexplain" / "complete"
     lists.mkdir(parents=True)
@@ -283,7 +282,6 @@ def test_zsh_falls_back_to_leafexplain_without_the_lists(bare_env: dict[str, str
     got = zsh_complete(["leafexplain show 7455", "leafexplain list --repo tracel"], bare_env)
     assert got["leafexplain show 7455"] == [SEED_ID]
     assert got["leafexplain list --repo tracel"] == ["tracel-ai/burn"]
-    assert not (Path(bare_env["XDG_CACHE_HOME"]) / "leafexplain").exists()
 
 
 # --- fish ------------------------------------------------------------------------------------------
@@ -334,7 +332,38 @@ def test_fish_falls_back_to_leafexplain_without_the_lists(bare_env: dict[str, st
     got = fish_complete(["leafexplain show 7455", "leafexplain list --repo tracel"], bare_env)
     assert got["leafexplain show 7455"] == [SEED_ID]
     assert got["leafexplain list --repo tracel"] == ["tracel-ai/burn"]
-    assert not (Path(bare_env["XDG_CACHE_HOME"]) / "leafexplain").exists()
+
+
+def test_without_the_lists_each_shell_asks_leafexplain_and_writes_nothing(bare_env: dict[str, str]) -> None:
+    """A stand-in `leafexplain` that logs how it is called: the scripts ask it, and keep nothing."""
+    stand_in = _work(bare_env).parent / "bin"
+    stand_in.mkdir()
+    log = _work(bare_env).parent / "calls.log"
+    script = stand_in / "leafexplain"
+    script.write_text(f'#!/bin/sh\necho "$*" >> {log}\necho "$2-one"\necho "$2-two"\n', encoding="utf-8")
+    script.chmod(0o755)
+    env = {**bare_env, "PATH": f"{stand_in}{os.pathsep}{bare_env['PATH']}"}
+    line = "leafexplain show slugs-t"
+    got = {}
+    if shutil.which("bash"):
+        got["bash"] = bash_complete(line, env)
+    if shutil.which("zsh"):
+        got["zsh"] = zsh_complete([line], env)[line]
+    if shutil.which("fish"):
+        got["fish"] = fish_complete([line], env)[line]
+    assert got and all(candidates == ["slugs-two"] for candidates in got.values()), got
+    assert log.read_text(encoding="utf-8").splitlines() == ["__complete ids", "__complete slugs"] * len(got)
+    assert not (Path(env["XDG_CACHE_HOME"]) / "leafexplain").exists()
+
+
+def test_the_lists_the_record_index_writes_are_what_the_scripts_read(bare_env: dict[str, str]) -> None:
+    need("bash")
+    assert run_cli("list", "--format", "json", env=bare_env).returncode == 0  # builds the index, writes the lists
+    lists = Path(bare_env["XDG_CACHE_HOME"]) / "leafexplain" / "complete"
+    for kind in LISTS:
+        assert (lists / f"{kind}.txt").read_text(encoding="utf-8") == run_cli("__complete", kind, env=bare_env).stdout
+    assert bash_complete("leafexplain show 7455", bare_env) == [SEED_ID]
+    assert bash_complete("leafexplain list --repo tracel", bare_env) == ["tracel-ai/burn"]
 
 
 # --- PowerShell ------------------------------------------------------------------------------------

@@ -240,6 +240,7 @@ def bash_script(tree: Command) -> str:
         "#",
         "# Install: leafexplain completion install bash, or copy this file to",
         "# ~/.local/share/bash-completion/completions/leafexplain, or source it from ~/.bashrc.",
+        "# Needs bash 4.0 or later (mapfile, compopt), as bash-completion itself does.",
         "",
         *_bash_like_tables(tree),
         "",
