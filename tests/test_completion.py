@@ -193,9 +193,11 @@ def test_bash_falls_back_to_leafexplain_without_the_lists(bare_env: dict[str, st
     need("bash")
     assert bash_complete("leafexplain show 7455", bare_env) == [SEED_ID]
     assert bash_complete("leafexplain list --repo tracel", bare_env) == ["tracel-ai/burn"]
-    # A list present is used, a missing one is asked for.
+    # Asking leafexplain built the index, which wrote the lists for the next TAB.
     lists = Path(bare_env["XDG_CACHE_HOME"]) / "leafexplain" / "complete"
-    lists.mkdir(parents=True)
+    assert SEED_ID in (lists / "ids.txt").read_text(encoding="utf-8").split()
+    # A list present is used, a missing one is asked for.
+    (lists / "slugs.txt").unlink()
     (lists / "ids.txt").write_text("cafe000000000001\n", encoding="utf-8")
     assert bash_complete("leafexplain show ca", bare_env) == [
         "cafe000000000001",
