@@ -22,7 +22,7 @@ __leafexplain_options() {
     case $1 in
         '') REPLY='--version -V --help -h --file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root' ;;
         'explain') REPLY='--file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root --help -h' ;;
-        'demo') REPLY='--format -F --color --width --help -h' ;;
+        'demo') REPLY='--format -F --color --width --records --no-bundled --help -h' ;;
         'run') REPLY='--format -F --color --width --threshold --records --no-bundled --help -h' ;;
         'show') REPLY='--format -F --color --width --records --no-bundled --help -h' ;;
         'list') REPLY='--repo --tag --format -F --color --width --records --no-bundled --help -h' ;;
@@ -69,6 +69,7 @@ __leafexplain_option_value() {
                 --format | -F) REPLY='choice auto rich plain json markdown' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
+                --records) REPLY='file' ;;
                 *) return 1 ;;
             esac
             ;;

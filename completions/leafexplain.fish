@@ -16,7 +16,7 @@ function __leafexplain_option_takes_value --argument-names cmdpath option
             contains -- $option --file -f --format -F --color --width --threshold --records --root
             return
         case 'demo'
-            contains -- $option --format -F --color --width
+            contains -- $option --format -F --color --width --records
             return
         case 'run'
             contains -- $option --format -F --color --width --threshold --records
@@ -206,6 +206,8 @@ complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -d 'Outpu
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l width -x -d 'Output width in columns.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l records -r -F -d 'Also load records from this file or folder (repeatable).'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l help -s h -d 'Show this message and exit.'
 
 # leafexplain run

@@ -262,6 +262,8 @@ def demo(
     fmt: FormatOpt = FormatName.auto,
     color: ColorOpt = ColorName.auto,
     width: WidthOpt = None,
+    records: RecordsOpt = None,
+    no_bundled: NoBundledOpt = False,
 ) -> None:
     """Explain the example burn panic shipped with leafexplain (a first look, no input needed)."""
     from leafexplain.bundled import example_path
@@ -274,8 +276,8 @@ def demo(
         threshold=None,
         show_all=False,
         full=False,
-        records=None,
-        no_bundled=False,
+        records=records,
+        no_bundled=no_bundled,
     )
 
 
