@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sys
-from collections.abc import Iterable
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -17,6 +15,7 @@ from leafexplain import __version__
 from leafexplain.completion import completion_app
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
+from leafexplain.guard import run_guarded
 
 DEFAULT_COMMAND = "explain"
 
@@ -145,39 +144,9 @@ def root(
 
 
 def _catalog(records: list[str] | None, no_bundled: bool, env: Environment) -> Any:
-    """The records, from the index (built first if the record files changed); problems to stderr."""
-    from leafexplain.index import open_catalog
-    from leafexplain.progress import progress_bar
+    from leafexplain.explaining import load_catalog
 
-    warned: list[str] = []
-
-    def warn_once(message: str) -> None:
-        if message not in warned:
-            warned.append(message)
-            warn(env, message)
-
-    with progress_bar(env, "indexing records") as progress:
-        catalog = open_catalog(tuple(records or ()), bundled=not no_bundled, progress=progress, warn=warn_once)
-    warn_problems(env, catalog.problems)
-    return catalog
-
-
-def _input_chunks(text: list[str] | None, file: str | None, env: Environment) -> Iterable[bytes]:
-    """The input in pieces, read once: arguments, a file, or stdin when it is not a terminal."""
-    from leafexplain.sources import InputError, open_input
-    from leafexplain.stream import read_chunks
-
-    if text:
-        return [" ".join(text).encode("utf-8", "surrogateescape")]
-    try:
-        if file:
-            return read_chunks(open_input(file))
-    except InputError as exc:
-        warn(env, str(exc))
-        raise typer.Exit(ExitStatus.USAGE_ERROR) from None
-    if not env.stdin_isatty:
-        return read_chunks(sys.stdin.buffer)
-    raise click.UsageError("no input: pipe a failing run into leafexplain, pass the text, or use --file")
+    return load_catalog(records, no_bundled, env)
 
 
 @app.command(
@@ -209,37 +178,17 @@ def explain(
     ] = None,
 ) -> None:
     """Find every panic and traceback in the text and explain each one."""
-    from leafexplain.match import Matcher
-    from leafexplain.pipeline import explain_stream
+    from leafexplain.explaining import NoInput, run_explain
 
-    env = Environment.from_process()
-    if root is not None and not no_source and not root.is_dir():
-        warn(env, f"--root {root}: not a folder")
-        raise typer.Exit(ExitStatus.USAGE_ERROR)
-    chunks = _input_chunks(text, file, env)
-    report = explain_stream(chunks, Matcher(_catalog(records, no_bundled, env)), threshold)
-    if not report.matches:
-        warn(env, "no Rust panic or Python traceback found in the input")
-        if fmt.value == "json":
-            from leafexplain.render.json_out import explain_document
-
-            write_json(explain_document((), report.threshold), env)
-        raise typer.Exit(ExitStatus.NOTHING_MATCHED)
-    sources = None
-    if not no_source:  # your code and the library's, from this machine: a few stats and small reads
-        from leafexplain.localsource import LocalPaths, find_sources
-
-        sources = find_sources(report.matches, LocalPaths.from_process(root))
-    if fmt.value == "json":
-        from leafexplain.render.json_out import explain_document
-
-        write_json(explain_document(report.matches, report.threshold, sources), env)
-    else:
-        from leafexplain.render.document import event_views
-
-        views = event_views(report.matches, full=full, show_all=show_all, sources=sources)
-        write_views(views, fmt.value, env, color.value, width)  # type: ignore[arg-type]
-    raise typer.Exit(report.exit_status)
+    try:
+        code = run_explain(
+            Environment.from_process(),
+            text=text, file=file, fmt=fmt.value, color=color.value, width=width, threshold=threshold,
+            show_all=show_all, full=full, records=records, no_bundled=no_bundled, no_source=no_source, root=root,
+        )  # fmt: skip
+    except NoInput as exc:
+        raise click.UsageError(str(exc)) from None
+    raise typer.Exit(code)
 
 
 # The same command alone: building one click command instead of the whole group saves ~15 ms
@@ -626,25 +575,14 @@ def main(argv: list[str] | None = None) -> None:
         args = routed[1:]
     else:
         command = typer.main.get_command(app)
-    try:
-        code = command.main(args=args, prog_name="leafexplain", standalone_mode=False)
-    except click.exceptions.Abort:
-        code = ExitStatus.INTERRUPTED
-    except KeyboardInterrupt:
-        code = ExitStatus.INTERRUPTED
-    except click.ClickException as exc:
-        exc.show()
-        code = ExitStatus.USAGE_ERROR
-    except BrokenPipeError:
-        # The reader went away (`| head`): stop quietly, and keep Python from complaining at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        code = ExitStatus.BROKEN_PIPE
-    except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
-        if os.environ.get("LEAFEXPLAIN_DEBUG"):
-            raise
-        sys.stderr.write(
-            f"leafexplain: internal error: {type(exc).__name__}: {exc} (set LEAFEXPLAIN_DEBUG=1 for details)\n"
-        )
-        code = ExitStatus.INTERNAL_ERROR
-    sys.exit(int(code or 0))
+
+    def invoke() -> int:
+        try:
+            return command.main(args=args, prog_name="leafexplain", standalone_mode=False) or 0
+        except click.exceptions.Abort:
+            return ExitStatus.INTERRUPTED
+        except click.ClickException as exc:
+            exc.show()
+            return ExitStatus.USAGE_ERROR
+
+    sys.exit(run_guarded(invoke))

@@ -1,4 +1,4 @@
-"""The console script: answers `--version` before importing the CLI, then runs the CLI."""
+"""The console script: `--version` and the everyday explain answered without loading the full CLI."""
 
 from __future__ import annotations
 
@@ -12,6 +12,26 @@ def main() -> None:
 
         sys.stdout.write(f"leafexplain {__version__}\n")
         return
+    from leafexplain.fastpath import parse_explain
+
+    options = parse_explain(sys.argv[1:])
+    if options is not None:
+        env = _fast_environment(options)
+        if env is not None:
+            from leafexplain.explaining import run_explain
+            from leafexplain.guard import run_guarded
+
+            sys.exit(run_guarded(lambda: run_explain(env, **options)))
     from leafexplain.cli import main as cli_main
 
     cli_main()
+
+
+def _fast_environment(options: dict) -> object | None:
+    """The terminal facts, unless the full CLI must answer (no input at all on a terminal)."""
+    from leafexplain.env import Environment
+
+    env = Environment.from_process()
+    if not options.get("text") and not options.get("file") and env.stdin_isatty:
+        return None
+    return env

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import mmap
 import os
 import re
-import shutil
-import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -18,7 +15,6 @@ from typing import Literal
 
 from leafexplain.models import ErrorEvent, Frame, Match, Record
 from leafexplain.patterns import split_pattern
-from leafexplain.verify import fragment_lines, search_fragment
 
 Drift = Literal["none", "moved", "changed", "gone", "unknown"]
 
@@ -387,6 +383,8 @@ def _toolchain_version(sysroot: Path) -> str | None:
     manifest = sysroot / "lib" / "rustlib" / "multirust-channel-manifest.toml"
     head = b""
     try:
+        import mmap  # imported where used: most runs never look for a Rust toolchain
+
         with open(manifest, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
             at = data.find(b"[pkg.rustc]")
             head = data[at : at + 200] if at >= 0 else b""
@@ -423,6 +421,8 @@ def _rust_sources(rustup_home: Path, system: tuple[Path, ...], rustc: str | None
 @lru_cache(maxsize=4)
 def _rustc_sysroot(rustc: str, cwd: Path) -> Path | None:
     """`rustc --print sysroot`: only run when several toolchains have rust-src and nothing else decides."""
+    import subprocess
+
     try:
         done = subprocess.run([rustc, "--print", "sysroot"], capture_output=True, timeout=5, cwd=cwd, check=False)
     except (OSError, subprocess.SubprocessError):
@@ -432,6 +432,8 @@ def _rustc_sysroot(rustc: str, cwd: Path) -> Path | None:
 
 
 def _rust_std(rel: str, frames: list[Frame], paths: LocalPaths) -> _Found | None:
+    import shutil
+
     rustc = shutil.which("rustc") if paths.rustc_on_path else None
     sources = _rust_sources(paths.rustup_home, paths.system_rust_src, rustc)
     if not sources:
@@ -595,6 +597,8 @@ def _locate(path: str, stamp: tuple[int, int], pattern: str, hint: int) -> tuple
     if lines is None:
         return None, False
     text = "\n".join(lines)
+    from leafexplain.verify import fragment_lines, search_fragment
+
     fragment = search_fragment(pattern)
     if fragment:
         hits = fragment_lines(text, fragment)

@@ -76,7 +76,7 @@ class Matcher:
         return event.language == "unknown" or language in ("unknown", event.language)
 
     def _regex(self, event: ErrorEvent, index: int) -> Candidate | None:
-        hit = compile_pattern(self.catalog.patterns[index]).regex.search(event.message[:MAX_SEARCH_CHARS])
+        hit = compile_pattern(self.catalog.patterns[index]).search(event.message[:MAX_SEARCH_CHARS])
         if not hit:
             return None
         return self._adjust(event, index, EXACT, "regex", (hit.start(), hit.end()), ["pattern matched"])

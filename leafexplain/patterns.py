@@ -1,4 +1,13 @@
-"""Turn a record's messagePattern into a regex, its literal text, and its index tokens."""
+"""Turn a record's messagePattern into a linear-time matcher, its literal text, and its index tokens.
+
+A pattern is literal pieces with wildcards (placeholders) between them. One regex with `(.*?)`
+wildcards can take Python's backtracking engine exponential time, and a pattern from a foreign
+record is untrusted; so each literal piece is searched for on its own, from where the previous one
+ended. A piece's regex has no wildcard (escaped characters, quote classes, whitespace runs between
+words), so its matches have one length per start and its leftmost match is also the one that ends
+first. Taking each piece at its leftmost position therefore finds a match whenever the wildcard
+regex has one, starting at the same place, in time linear in the message for each piece.
+"""
 
 from __future__ import annotations
 
@@ -36,12 +45,64 @@ class PatternText:
     tokens: tuple[str, ...]  # whole words of the literal text, lower case, for the candidate index
 
 
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PatternHit:
+    """Where a pattern matched: a small stand-in for `re.Match` (start, end, span)."""
+
+    begin: int
+    finish: int
+
+    def start(self) -> int:
+        return self.begin
+
+    def end(self) -> int:
+        return self.finish
+
+    def span(self) -> Span:
+        return (self.begin, self.finish)
+
+
+@dataclass(frozen=True)
+class PieceMatcher:
+    """The literal pieces of a pattern, searched for in order (see the module's docstring)."""
+
+    pieces: tuple[re.Pattern[str], ...]
+    leading_wildcard: bool  # the match starts where the search does
+    trailing_wildcard: bool  # the match runs on to the end of its line
+
+    def search(self, text: str) -> PatternHit | None:
+        pos = 0
+        start: int | None = 0 if self.leading_wildcard else None
+        for piece in self.pieces:
+            found = piece.search(text, pos)
+            if found is None:
+                return None
+            if start is None:
+                start = found.start()
+            pos = found.end()
+        if self.trailing_wildcard:
+            line_end = text.find("\n", pos)
+            pos = len(text) if line_end < 0 else line_end
+        return PatternHit(0 if start is None else start, pos)
+
+
 @dataclass(frozen=True)
 class CompiledPattern:
-    regex: re.Pattern[str]
+    matcher: PieceMatcher
     literal: str
     literal_chars: int
     tokens: tuple[str, ...]
+
+    def search(self, text: str) -> PatternHit | None:
+        return self.matcher.search(text)
+
+    @property
+    def regex(self) -> PieceMatcher:
+        """The matcher under its former name: `.regex.search(text)` still works, in linear time."""
+        return self.matcher
 
 
 def split_pattern(pattern: str) -> list[str | None]:
@@ -63,15 +124,30 @@ def split_pattern(pattern: str) -> list[str | None]:
     return [p for p in parts if p != ""]
 
 
-def _literal_regex(text: str) -> str:
+def _escape_word(word: str) -> str:
+    return "".join(_QUOTE_CLASS if ch in QUOTES else re.escape(ch) for ch in word)
+
+
+def _literal_regex(text: str, *, after_wildcard: bool = False, before_wildcard: bool = False) -> str:
+    """A literal piece as a regex without wildcards: escaped text, quote classes, whitespace runs.
+
+    Whitespace next to a wildcard needs only one character (the wildcard takes the rest), so the
+    piece keeps one length per start; a pattern that starts with whitespace starts at the start of
+    a whitespace run, so that a long run is not walked again from each of its characters.
+    """
     out: list[str] = []
-    for chunk in re.split(r"(\s+)", text):
-        if not chunk:
-            continue
-        if chunk.isspace():
+    chunks = [c for c in re.split(r"(\s+)", text) if c]
+    for n, chunk in enumerate(chunks):
+        if not chunk.isspace():
+            out.append(_escape_word(chunk))
+        elif n == 0 and after_wildcard:
+            out.append(r"\s")
+        elif n == 0:
+            out.append(r"(?<!\s)\s+")
+        elif n == len(chunks) - 1 and before_wildcard:
+            out.append(r"\s")
+        else:
             out.append(r"\s+")
-            continue
-        out.append("".join(_QUOTE_CLASS if ch in QUOTES else re.escape(ch) for ch in chunk))
     return "".join(out)
 
 
@@ -109,12 +185,43 @@ def pattern_text(pattern: str) -> PatternText:
 @lru_cache(maxsize=4096)
 def compile_pattern(pattern: str) -> CompiledPattern:
     parts = split_pattern(pattern)
-    pieces = ["(.*?)" if p is None else _literal_regex(p) for p in parts]
-    if parts and parts[-1] is None:
+    last = len(parts) - 1
+    pieces = tuple(
+        re.compile(
+            _literal_regex(
+                part,
+                after_wildcard=n > 0 and parts[n - 1] is None,
+                # A trailing placeholder takes the rest of its line after all the whitespace, as the
+                # span shows the value; only a wildcard in the middle makes the run's length moot.
+                before_wildcard=n + 1 < last and parts[n + 1] is None,
+            )
+        )
+        for n, part in enumerate(parts)
+        if part is not None
+    )
+    matcher = PieceMatcher(
+        pieces,
+        leading_wildcard=bool(parts) and parts[0] is None,
         # A trailing placeholder takes the rest of its line, so the matched span shows the value.
-        pieces[-1] = "([^\\n]*)"
+        trailing_wildcard=bool(parts) and parts[-1] is None,
+    )
     text = _text_of(parts)
-    return CompiledPattern(re.compile("".join(pieces), re.S), text.literal, text.literal_chars, text.tokens)
+    return CompiledPattern(matcher, text.literal, text.literal_chars, text.tokens)
+
+
+def wildcard_regex(pattern: str) -> re.Pattern[str]:
+    """The pattern as one regex with `(.*?)` wildcards: the former compiler, kept as the reference
+    that tests compare the piece matcher with. Never used on messages: it can backtrack for ever."""
+    parts = split_pattern(pattern)
+    pieces = [
+        "(.*?)"
+        if p is None
+        else "".join(r"\s+" if c.isspace() else _escape_word(c) for c in re.split(r"(\s+)", p) if c)
+        for p in parts
+    ]
+    if parts and parts[-1] is None:
+        pieces[-1] = "([^\\n]*)"
+    return re.compile("".join(pieces), re.S)
 
 
 def message_words(message: str) -> set[str]:

@@ -7,19 +7,20 @@ import sys
 from typing import BinaryIO
 
 # ANSI/VT sequences: CSI, OSC (to BEL or ST), DCS/SOS/PM/APC strings, two-byte ESC sequences,
-# and the 8-bit C1 forms. Text is read for its words, so every one of them is removed.
+# and the 8-bit C1 forms. Text is read for its words, so every one of them is removed. A string
+# sequence left open ends at the line's end: a stray `ESC ]` must not swallow the rest of a log.
 _ESCAPES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"
-    r"|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?"
+    r"|\x1b\][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[PX^_][^\x1b\x9c\n]*(?:\x1b\\|\x9c)?"
     r"|\x1b[ -/]*[0-~]"
     r"|\x9b[0-?]*[ -/]*[@-~]"
     r"|[\x80-\x9f]"
     r"|\x1b"
 )
-# Other control characters (tabs and newlines stay); bidi overrides are kept out of
-# extraction as they only ever disguise text.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+# Other control characters (tabs and newlines stay); bidi overrides, isolates and marks are kept
+# out of extraction and output as they only ever disguise text (reordering it on screen).
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 class InputError(Exception):
