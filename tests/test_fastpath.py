@@ -1,0 +1,83 @@
+"""The fast path parses exactly what the full CLI would, and leaves everything else to it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from leafexplain.fastpath import parse_explain
+from tests.conftest import OUTPUTS, ROOT
+from tests.test_render import stable
+
+LEAF = str(OUTPUTS / "rust" / "cargo-run-leaf.txt")
+
+
+def test_option_table_matches_the_app() -> None:
+    """Regenerating _cli_table.py from the typer app changes nothing: one definition of the options."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import make_cli_table
+
+    assert make_cli_table.formatted(make_cli_table.render()) == make_cli_table.TARGET.read_text(encoding="utf-8"), (
+        "leafexplain/_cli_table.py is out of date: run python tools/make_cli_table.py"
+    )
+
+
+def test_parses_the_everyday_forms() -> None:
+    assert parse_explain(["--format", "json", "--file", "x.log"]) == {
+        "fmt": "json", "color": "auto", "records": (), "file": "x.log", "text": (),
+    }  # fmt: skip
+    parsed = parse_explain(["-F=plain", "--records", "a", "--records=b", "--all", "--width", "90", "some", "text"])
+    assert parsed == {
+        "fmt": "plain",
+        "color": "auto",
+        "records": ("a", "b"),
+        "show_all": True,
+        "width": 90,
+        "text": ("some", "text"),
+    }
+    assert parse_explain(["--", "show", "--all"])["text"] == ("show", "--all")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", "x"],
+        ["--records", "d", "list"],
+        ["--help"],
+        ["--format", "yaml"],
+        ["--width", "5"],
+        ["--threshold", "x"],
+        ["--file"],
+        ["--all=1"],
+        ["-V"],
+    ],
+)
+def test_anything_unusual_goes_to_the_full_cli(args: list[str]) -> None:
+    assert parse_explain(args) is None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--format", "json", "--file", LEAF],
+        ["--format", "plain", "--width", "80", "--all", "--file", LEAF],
+        ["--format", "markdown", "--no-source", "--file", LEAF],
+        ["--format", "rich", "--color", "always", "--width", "90", "--full", "--file", LEAF],
+        ["--format", "json", "RefCell", "already", "borrowed"],
+        ["--format", "json", "--file", "/nonexistent/file.log"],
+        ["--format", "json", "--root", "/nonexistent-root", "--file", LEAF],
+    ],
+)
+def test_fast_and_full_paths_give_the_same_output(args: list[str], cli) -> None:
+    fast = cli(*args)
+    full = cli("explain", *args)  # a subcommand name: always the typer command
+    assert (fast.returncode, stable(fast.stdout), fast.stderr) == (full.returncode, stable(full.stdout), full.stderr)
+
+
+def test_stdin_and_no_input() -> None:
+    piped = subprocess.run(
+        [sys.executable, "-m", "leafexplain", "--format", "json"], input=open(LEAF, "rb").read(), capture_output=True
+    )
+    assert piped.returncode == 0 and b"745587749477e02c" in piped.stdout
