@@ -76,8 +76,8 @@ def test_fast_and_full_paths_give_the_same_output(args: list[str], cli) -> None:
     assert (fast.returncode, stable(fast.stdout), fast.stderr) == (full.returncode, stable(full.stdout), full.stderr)
 
 
-def test_stdin_and_no_input() -> None:
-    piped = subprocess.run(
-        [sys.executable, "-m", "leafexplain", "--format", "json"], input=open(LEAF, "rb").read(), capture_output=True
-    )
+def test_piped_stdin() -> None:
+    with open(LEAF, "rb") as handle:
+        data = handle.read()
+    piped = subprocess.run([sys.executable, "-m", "leafexplain", "--format", "json"], input=data, capture_output=True)
     assert piped.returncode == 0 and b"745587749477e02c" in piped.stdout
