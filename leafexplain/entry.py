@@ -12,6 +12,11 @@ def main() -> None:
 
         sys.stdout.write(f"leafexplain {__version__}\n")
         return
+    if sys.argv[1:] in (["--help"], ["-h"]) and _wide_enough():
+        from leafexplain._cli_table import ROOT_HELP
+
+        sys.stdout.write(ROOT_HELP)
+        return
     from leafexplain.fastpath import parse_explain
 
     options = parse_explain(sys.argv[1:])
@@ -25,6 +30,13 @@ def main() -> None:
     from leafexplain.cli import main as cli_main
 
     cli_main()
+
+
+def _wide_enough() -> bool:
+    """The help kept in _cli_table.py is laid out for 80 columns, click's widest."""
+    import shutil
+
+    return shutil.get_terminal_size().columns >= 80
 
 
 def _fast_environment(options: dict) -> object | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -81,3 +82,20 @@ def test_piped_stdin() -> None:
         data = handle.read()
     piped = subprocess.run([sys.executable, "-m", "leafexplain", "--format", "json"], input=data, capture_output=True)
     assert piped.returncode == 0 and b"745587749477e02c" in piped.stdout
+
+
+def test_root_help_is_what_the_full_cli_prints(tmp_path) -> None:
+    for columns in ("80", "132"):
+        env = {**os.environ, "COLUMNS": columns}
+        fast = subprocess.run([sys.executable, "-m", "leafexplain", "--help"], env=env, capture_output=True, text=True)
+        full = subprocess.run(
+            [sys.executable, "-c", "from leafexplain.cli import main; main(['--help'])"],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert fast.stdout == full.stdout and fast.returncode == full.returncode == 0
+    narrow = subprocess.run(
+        [sys.executable, "-m", "leafexplain", "-h"], env={**os.environ, "COLUMNS": "60"}, capture_output=True, text=True
+    )
+    assert narrow.returncode == 0 and max(len(line) for line in narrow.stdout.splitlines()) <= 60
