@@ -34,11 +34,40 @@ PANICS_IN_BIG_LOG = 200
 
 # --- data -----------------------------------------------------------------------------------
 
-NOUNS = (
-    "tensor buffer shape kernel device stream handle graph node module record checkpoint optimizer batch layer".split()
-)
-VERBS = "allocate resize broadcast reshape launch bind register flush load save encode decode merge split".split()
-ADJ = "invalid missing stale detached unaligned oversized negative empty duplicate foreign".split()
+NOUNS = [
+    "tensor",
+    "buffer",
+    "shape",
+    "kernel",
+    "device",
+    "stream",
+    "handle",
+    "graph",
+    "node",
+    "module",
+    "record",
+    "checkpoint",
+    "optimizer",
+    "batch",
+    "layer",
+]
+VERBS = [
+    "allocate",
+    "resize",
+    "broadcast",
+    "reshape",
+    "launch",
+    "bind",
+    "register",
+    "flush",
+    "load",
+    "save",
+    "encode",
+    "decode",
+    "merge",
+    "split",
+]
+ADJ = ["invalid", "missing", "stale", "detached", "unaligned", "oversized", "negative", "empty", "duplicate", "foreign"]
 
 
 def make_record(n: int, rng: random.Random) -> dict:

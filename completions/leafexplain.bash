@@ -11,7 +11,7 @@
 # REPLY: the subcommands of command path $1.
 __leafexplain_subcommands() {
     case $1 in
-        '') REPLY='explain demo run show list search validate verify new completion' ;;
+        '') REPLY='explain demo run show list search validate verify new import completion' ;;
         'completion') REPLY='show install' ;;
         *) return 1 ;;
     esac
@@ -30,6 +30,7 @@ __leafexplain_options() {
         'validate') REPLY='--format -F --records --no-bundled --help -h' ;;
         'verify') REPLY='--source --repo --format -F --records --no-bundled --help -h' ;;
         'new') REPLY='--repo --commit --path --line --message --pattern --class --out --help -h' ;;
+        'import') REPLY='--force --help -h' ;;
         'completion') REPLY='--help -h' ;;
         'completion show') REPLY='--help -h' ;;
         'completion install') REPLY='--help -h' ;;
@@ -155,6 +156,7 @@ __leafexplain_argument() {
         'search') if (( $2 >= 0 )); then REPLY='any'; else return 1; fi ;;
         'validate') if (( $2 >= 0 )); then REPLY='file'; else return 1; fi ;;
         'verify') if (( $2 >= 0 )); then REPLY='file'; else return 1; fi ;;
+        'import') if (( $2 >= 0 )); then REPLY='file'; else return 1; fi ;;
         'completion show') if (( $2 == 0 )); then REPLY='choice bash zsh fish powershell'; else return 1; fi ;;
         'completion install') if (( $2 == 0 )); then REPLY='choice bash zsh fish powershell'; else return 1; fi ;;
         *) return 1 ;;

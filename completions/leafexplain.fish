@@ -46,7 +46,7 @@ end
 function __leafexplain_subcommand --argument-names cmdpath word
     switch "$cmdpath"
         case ''
-            contains -- $word explain demo run show list search validate verify new completion
+            contains -- $word explain demo run show list search validate verify new import completion
             return
         case 'completion'
             contains -- $word show install
@@ -167,6 +167,7 @@ complete -c leafexplain -n '__leafexplain_at "" sub' -a search -d 'Fuzzy search 
 complete -c leafexplain -n '__leafexplain_at "" sub' -a validate -d 'Check record files against the schema; exit 1 if anything is wrong.'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a verify -d 'Check records against a local copy of their repository: commit, file, message...'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a new -d 'Scaffold a record from where its message is raised: slug, id and link computed.'
+complete -c leafexplain -n '__leafexplain_at "" sub' -a import -d 'Validate records and copy them into your records folder, one file each.'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a completion -d 'Print or install shell completion for bash, zsh, fish or PowerShell.'
 complete -c leafexplain -n '__leafexplain_at ""' -l version -s V -d 'Print the version and exit.'
 complete -c leafexplain -n '__leafexplain_at ""' -l help -s h -d 'Show this message and exit.'
@@ -288,6 +289,11 @@ complete -c leafexplain -n '__leafexplain_at "new"' -l pattern -x -d 'The litera
 complete -c leafexplain -n '__leafexplain_at "new"' -l class -x -d 'Python exception class (default: a Rust panic).'
 complete -c leafexplain -n '__leafexplain_at "new"' -l out -x -a '(__fish_complete_directories)' -d 'Write DIR/OWNER/NAME/SLUG.json instead of stdout.'
 complete -c leafexplain -n '__leafexplain_at "new"' -l help -s h -d 'Show this message and exit.'
+
+# leafexplain import
+complete -c leafexplain -n '__leafexplain_at "import"' -l force -d 'Replace a record with the same id that differs (else it is skipped).'
+complete -c leafexplain -n '__leafexplain_at "import"' -l help -s h -d 'Show this message and exit.'
+complete -c leafexplain -n '__leafexplain_at "import" 0+' -F
 
 # leafexplain completion
 complete -c leafexplain -n '__leafexplain_at "completion" sub' -a show -d 'Print the completion script for SHELL.'

@@ -22,6 +22,7 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
                 , @('validate', 'Check record files against the schema; exit 1 if anything is wrong.')
                 , @('verify', 'Check records against a local copy of their repository: commit, file, message...')
                 , @('new', 'Scaffold a record from where its message is raised: slug, id and link computed.')
+                , @('import', 'Validate records and copy them into your records folder, one file each.')
                 , @('completion', 'Print or install shell completion for bash, zsh, fish or PowerShell.')
             )
             'completion' = @(
@@ -151,6 +152,11 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
                 , @('--help', 'Show this message and exit.')
                 , @('-h', 'Show this message and exit.')
             )
+            'import' = @(
+                , @('--force', 'Replace a record with the same id that differs (else it is skipped).')
+                , @('--help', 'Show this message and exit.')
+                , @('-h', 'Show this message and exit.')
+            )
             'completion' = @(
                 , @('--help', 'Show this message and exit.')
                 , @('-h', 'Show this message and exit.')
@@ -248,6 +254,9 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
                 , @('file', $true)
             )
             'verify' = @(
+                , @('file', $true)
+            )
+            'import' = @(
                 , @('file', $true)
             )
             'completion show' = @(

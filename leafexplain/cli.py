@@ -397,8 +397,10 @@ def validate(
             env,
         )
     else:
+        from leafexplain.sources import printable
+
         for problem in loaded.problems:
-            env.stdout.write(f"{problem}\n")
+            env.stdout.write(f"{printable(str(problem))}\n")
         count = len(loaded.problems)
         env.stdout.write(f"{len(loaded.records)} valid records; {count} problem{'s' if count != 1 else ''}\n")
         env.stdout.flush()
@@ -459,11 +461,15 @@ def verify(
             env,
         )
     else:
+        from leafexplain.sources import printable
+
         for v in verdicts:
             where = f"{v.record.filePath}:{v.record.lineNumber}"
-            env.stdout.write(f"{v.status:<14} {v.record.slug}  {where}{'  ' + v.detail if v.detail else ''}\n")
+            line = f"{v.status:<14} {v.record.slug}  {where}{'  ' + v.detail if v.detail else ''}"
+            env.stdout.write(f"{printable(line)}\n")
         bad = sum(not v.ok for v in verdicts)
-        env.stdout.write(f"{chosen_repo}: {len(verdicts) - bad} of {len(verdicts)} records found at their line\n")
+        summary = f"{chosen_repo}: {len(verdicts) - bad} of {len(verdicts)} records found at their line"
+        env.stdout.write(f"{printable(summary)}\n")
         env.stdout.flush()
     raise typer.Exit(ExitStatus.EXPLAINED if all(v.ok for v in verdicts) else ExitStatus.NOTHING_MATCHED)
 
@@ -537,6 +543,21 @@ def new(
     warn(env, f"wrote {target}; now fill in the prose fields, then run `leafexplain validate` and `verify`")
 
 
+@app.command(
+    name="import", epilog="Examples: leafexplain import team-records.jsonl  ·  leafexplain import --force fixed/"
+)
+def import_records(
+    paths: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Record files or folders to add.")],
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a record with the same id that differs (else it is skipped).")
+    ] = False,
+) -> None:
+    """Validate records and copy them into your records folder, one file each."""
+    from leafexplain.importing import import_paths
+
+    raise typer.Exit(import_paths([str(p) for p in paths], force=force, env=Environment.from_process()))
+
+
 app.add_typer(completion_app, name="completion")  # `completion show|install`: the scripts in completions/
 
 COMPLETION_KINDS = ("ids", "slugs", "repos", "tags")
@@ -582,7 +603,13 @@ def main(argv: list[str] | None = None) -> None:
         except click.exceptions.Abort:
             return ExitStatus.INTERRUPTED
         except click.ClickException as exc:
-            exc.show()
+            from leafexplain.faults import show_usage_error
+
+            show_usage_error(exc)  # it may quote the user's arguments: printable
             return ExitStatus.USAGE_ERROR
+        except SystemExit:
+            if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+                raise BrokenPipeError from None  # click ends a closed pipe with 1; ours is 141, as on the fast path
+            raise
 
     sys.exit(run_guarded(invoke))

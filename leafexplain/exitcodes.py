@@ -10,3 +10,4 @@ class ExitStatus(IntEnum):
     INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in leafexplain
     BROKEN_PIPE = 141
     INTERRUPTED = 130
+    TERMINATED = 143  # SIGTERM (128 + 15, as a shell reports it): ended quietly

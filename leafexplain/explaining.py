@@ -16,7 +16,9 @@ class NoInput(Exception):
 
 
 def warn(env: Environment, message: str) -> None:
-    env.stderr.write(f"leafexplain: {message}\n")
+    from leafexplain.sources import printable  # a file name or argument in it cannot act on the terminal
+
+    env.stderr.write(f"leafexplain: {printable(message)}\n")
     env.stderr.flush()
 
 
@@ -76,8 +78,8 @@ def run_explain(
     root: str | Path | None = None,
 ) -> int:
     """Find every panic and traceback in the input and explain each one; the exit code."""
+    from leafexplain.bounded import MAX_EVENTS, explain_bounded
     from leafexplain.match import Matcher
-    from leafexplain.pipeline import explain_stream
     from leafexplain.sources import InputError
 
     root_path = Path(root) if root is not None else None
@@ -89,7 +91,9 @@ def run_explain(
     except InputError as exc:
         warn(env, str(exc))
         return ExitStatus.USAGE_ERROR
-    report = explain_stream(chunks, Matcher(load_catalog(records, no_bundled, env)), threshold)
+    report, dropped = explain_bounded(chunks, Matcher(load_catalog(records, no_bundled, env)), threshold)
+    if dropped:
+        warn(env, f"{dropped} more errors were not explained (only the first {MAX_EVENTS} distinct ones are kept)")
     if not report.matches:
         warn(env, "no Rust panic or Python traceback found in the input")
         if fmt == "json":

@@ -12,8 +12,10 @@ import contextlib
 import json
 import marshal
 import os
+import stat
 import sys
 import tempfile
+import time
 import zlib
 from array import array
 from bisect import bisect_left
@@ -29,13 +31,17 @@ from leafexplain.patterns import pattern_text
 from leafexplain.records import Environ, iter_record_files, raw_records, record_sources, unwrap
 from leafexplain.schema import validate_record
 
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3  # 3: a checksum after the magic line
 Fingerprint = list[tuple[str, int, int, int]]  # (path, size, mtime_ns, source number) of each record file
 Progress = Callable[[int, int], None]  # bytes done, bytes in all
 
 
 class IndexUnusable(Exception):
     """The index file is missing, stale, from another version, or damaged."""
+
+
+class IndexDamaged(IndexUnusable):
+    """The index file is not what leafexplain wrote (truncated, corrupt): worth one warning."""
 
 
 def scan_files(sources: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Problem], list[str]]:
@@ -59,6 +65,9 @@ def scan_files(sources: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Prob
             except OSError as exc:
                 problems.append(Problem(str(path), f"cannot read: {exc.strerror or exc}"))
                 continue
+            if not stat.S_ISREG(st.st_mode):  # a FIFO or a device would block or never end
+                problems.append(Problem(str(path), "not a regular file"))
+                continue
             files.append((str(path), st.st_size, st.st_mtime_ns, source_number))
     return files, problems, used
 
@@ -66,7 +75,10 @@ def scan_files(sources: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Prob
 # A row of the index: the fields the matcher reads, then where the full record lies.
 ROW_FIELDS = ("id", "repo", "slug", "pattern", "language", "class", "tags", "file", "offset", "length", "item", "line")
 FIELD_SEP, TAG_SEP = "\x1f", "\x1e"  # validation keeps both out of every indexed field
-MAGIC = b"LEAFEXPLAIN-INDEX\n"
+MAGIC_NAME = b"LEAFEXPLAIN-INDEX"
+# The format's number is in the magic line; after it, the checksum of all that follows, checked
+# before anything is parsed (marshal trusts its input: a corrupted size could ask for gigabytes).
+MAGIC = MAGIC_NAME + b"/3\n"
 
 
 def build(
@@ -141,37 +153,77 @@ def encode(meta: dict[str, object], rows: list[str], words: list[tuple[str, ...]
     for row in rows:
         total += len(row.encode("utf-8"))
         offsets.append(total)
-    header = marshal.dumps({**meta, "unindexed": unindexed, "count": len(rows)})
-    parts = [MAGIC, len(header).to_bytes(8, "little"), header]
+    parts = []
     for arr in (offsets, hashes, postings):
         raw = arr.tobytes()
         parts += [len(raw).to_bytes(8, "little"), raw]
     parts.append(blob)
-    return b"".join(parts)
+    header = marshal.dumps({**meta, "unindexed": unindexed, "count": len(rows)})
+    return sealed(b"".join([len(header).to_bytes(8, "little"), header, *parts]))
+
+
+def sealed(content: bytes) -> bytes:
+    """The magic line, the checksum of the content, the content: a torn or corrupted file is caught
+    before any of it is parsed."""
+    return MAGIC + zlib.crc32(content).to_bytes(4, "little") + content
 
 
 def decode(data: bytes) -> tuple[dict[str, object], Rows, HashedIndex]:
+    """The index's parts, or IndexDamaged: whatever the bytes, nothing else is raised."""
     if not data.startswith(MAGIC):
-        raise IndexUnusable("not an index file")
+        if data.startswith(MAGIC_NAME):
+            raise IndexUnusable("index from another version")  # an upgrade, not damage: rebuilt silently
+        raise IndexDamaged("not an index file")
+    start = len(MAGIC) + 4
+    if int.from_bytes(data[len(MAGIC) : start], "little") != zlib.crc32(memoryview(data)[start:]):
+        raise IndexDamaged("its checksum does not match")
     try:
-        pos = len(MAGIC)
+        return _decode(data)
+    except IndexUnusable:
+        raise
+    except Exception as exc:  # marshal and array meet arbitrary bytes here: any failure means damage
+        raise IndexDamaged(f"{type(exc).__name__} while reading it") from None
+
+
+def _decode(data: bytes) -> tuple[dict[str, object], Rows, HashedIndex]:
+    pos = len(MAGIC) + 4
+    size = int.from_bytes(data[pos : pos + 8], "little")
+    if size > len(data) - pos - 8 or data[pos + 8 : pos + 9] not in (b"{", b"\xfb"):
+        raise IndexDamaged("its header is cut short")
+    meta = marshal.loads(data[pos + 8 : pos + 8 + size])
+    pos += 8 + size
+    if not isinstance(meta, dict):
+        raise IndexDamaged("its header is not a table")
+    if meta.get("format") != INDEX_FORMAT or meta.get("version") != __version__:
+        raise IndexUnusable("index from another version")  # an upgrade, not damage: rebuilt silently
+    arrays = []
+    for code in ("Q", "I", "I"):
         size = int.from_bytes(data[pos : pos + 8], "little")
-        meta = marshal.loads(data[pos + 8 : pos + 8 + size])
+        arr = array(code)
+        arr.frombytes(data[pos + 8 : pos + 8 + size])
+        arrays.append(arr)
         pos += 8 + size
-        arrays = []
-        for code in ("Q", "I", "I"):
-            size = int.from_bytes(data[pos : pos + 8], "little")
-            arr = array(code)
-            arr.frombytes(data[pos + 8 : pos + 8 + size])
-            arrays.append(arr)
-            pos += 8 + size
-    except (ValueError, EOFError, TypeError) as exc:
-        raise IndexUnusable(f"damaged index ({exc})") from None
     offsets, hashes, postings = arrays
     blob = data[pos:]
-    if not isinstance(meta, dict) or len(offsets) != meta.get("count", -1) + 1 or offsets[-1] != len(blob):
-        raise IndexUnusable("damaged index (sizes disagree)")
+    count = meta.get("count")
+    if not isinstance(count, int) or len(offsets) != count + 1 or offsets[0] != 0 or offsets[-1] != len(blob):
+        raise IndexDamaged("its sizes disagree")
+    _check_meta(meta, count)
     return meta, Rows(blob, offsets), HashedIndex(hashes, postings)
+
+
+def _check_meta(meta: dict[Any, Any], count: int) -> None:
+    """The header's fields have the shapes `to_catalog` relies on."""
+    unindexed, problems, files = meta.get("unindexed"), meta.get("problems"), meta.get("files")
+    ok = (
+        isinstance(unindexed, list)
+        and all(isinstance(n, int) and 0 <= n < count for n in unindexed)
+        and isinstance(problems, list)
+        and all(isinstance(p, tuple) and len(p) == 4 and all(isinstance(v, str) for v in p[:2]) for p in problems)
+        and isinstance(files, list)
+    )
+    if not ok:
+        raise IndexDamaged("its header fields are of the wrong kinds")
 
 
 class Rows:
@@ -231,13 +283,16 @@ def fetcher(files: Fingerprint, rows: Rows) -> Callable[[int], Record]:
         row = rows[index]
         file_number, offset, length, item, line = (int(v) for v in row[7:12])
         path = files[file_number][0]
-        with open(path, "rb") as handle:
-            handle.seek(offset)
-            raw = handle.read(length)
-        parsed = json.loads(raw)
-        data, version = unwrap(parsed[item] if item >= 0 else parsed)
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(offset)
+                raw = handle.read(length)
+            parsed = json.loads(raw)
+            data, version = unwrap(parsed[item] if item >= 0 else parsed)
+        except (OSError, ValueError, RecursionError, IndexError, TypeError, KeyError):
+            data, version = None, None
         record, _ = validate_record(data, path, line or None, version)
-        if record is None:
+        if record is None or record.id != row[0]:
             raise IndexUnusable(f"{path} changed while leafexplain was reading it")
         return record
 
@@ -271,6 +326,10 @@ def index_path(sources: list[tuple[Path, bool]], environ: Environ) -> Path:
 
 def read_index(path: Path, files: Fingerprint) -> tuple[dict[str, Any], Rows, HashedIndex]:
     try:
+        size = path.stat().st_size
+        # Rows hold a few fields of each record: an index many times the records' size is not ours.
+        if size > 8 * sum(f[1] for f in files) + (1 << 20):
+            raise IndexDamaged(f"{size} bytes is far too large for these records")
         data = path.read_bytes()
     except FileNotFoundError:
         raise IndexUnusable("no index yet") from None
@@ -289,7 +348,7 @@ def read_index(path: Path, files: Fingerprint) -> tuple[dict[str, Any], Rows, Ha
 def write_index(path: Path, data: bytes) -> None:
     """Atomically: readers see the old index or the new one, never part of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".index-", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -298,6 +357,22 @@ def write_index(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    _remove_stale_temporaries(path.parent)
+
+
+TEMP_PREFIX = ".index-"
+STALE_TEMPORARY_SECONDS = 3600
+
+
+def _remove_stale_temporaries(folder: Path) -> None:
+    """A writer killed outright (SIGKILL, power loss) leaves its temporary file: clear old ones."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(".tmp"):
+                with contextlib.suppress(OSError):
+                    if now - entry.stat().st_mtime > STALE_TEMPORARY_SECONDS:
+                        os.unlink(entry.path)
 
 
 def open_catalog(
@@ -318,6 +393,9 @@ def open_catalog(
     if use_cache:
         try:
             loaded = read_index(path, files)
+        except IndexDamaged as exc:
+            warn(f"the record index {path} was damaged ({exc}); rebuilding it")
+            loaded = None
         except IndexUnusable:
             loaded = None
     if loaded is None:
@@ -334,7 +412,33 @@ def open_catalog(
                     write_completion_lists(loaded[1], environ)
     catalog = to_catalog(*loaded, used)
     catalog.problems = tuple(scan_problems) + catalog.problems
+    if use_cache:
+
+        def fresh() -> Catalog:
+            return open_catalog(extra, bundled=bundled, configured=configured, environ=environ, use_cache=False)
+
+        catalog.fetch = _fetch_or_rebuild(catalog, fresh)
     return catalog
+
+
+def _fetch_or_rebuild(catalog: Catalog, fresh: Callable[[], Catalog]) -> Callable[[int], Record]:
+    """A record file changed between the index check and the read: read every record afresh, once."""
+    fetch = catalog.fetch
+    rebuilt: list[Catalog] = []
+
+    def fetch_or_rebuild(index: int) -> Record:
+        try:
+            return fetch(index)
+        except IndexUnusable:
+            if not rebuilt:
+                rebuilt.append(fresh())
+            wanted = catalog.ids[index]
+            found = [n for n, record_id in enumerate(rebuilt[0].ids) if record_id == wanted]
+            if not found:
+                raise
+            return rebuilt[0].record(found[0])
+
+    return fetch_or_rebuild
 
 
 def write_completion_lists(rows: Rows, environ: Environ) -> None:

@@ -24,8 +24,14 @@ def resolve_format(fmt: Format, env: Environment, color: ColorChoice) -> Format:
 def make_console(env: Environment, color: ColorChoice, width: int | None) -> Any:
     from rich.console import Console  # rich costs start-up time: only the rich format pays it
 
+    class PipeAwareConsole(Console):
+        def on_broken_pipe(self) -> None:
+            # rich exits with 1 here; leafexplain's guard gives a closed pipe its own code (141).
+            self.quiet = True
+            raise BrokenPipeError
+
     use = env.use_color(color)
-    return Console(
+    return PipeAwareConsole(
         file=env.stdout,
         width=width or env.width,
         force_terminal=use,
@@ -65,7 +71,10 @@ def write_json(document: dict[str, Any], env: Environment) -> None:
 
 
 def warn(env: Environment, message: str) -> None:
-    env.stderr.write(f"leafexplain: {message}\n")
+    """One line on stderr; file names, ids and arguments quoted in it cannot act on the terminal."""
+    from leafexplain.sources import printable
+
+    env.stderr.write(f"leafexplain: {printable(message)}\n")
     env.stderr.flush()
 
 

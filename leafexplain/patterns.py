@@ -138,16 +138,19 @@ def _literal_regex(text: str, *, after_wildcard: bool = False, before_wildcard: 
     out: list[str] = []
     chunks = [c for c in re.split(r"(\s+)", text) if c]
     for n, chunk in enumerate(chunks):
+        first, last = n == 0, n == len(chunks) - 1
         if not chunk.isspace():
             out.append(_escape_word(chunk))
-        elif n == 0 and after_wildcard:
+            continue
+        start = r"(?<!\s)" if first and not after_wildcard else ""
+        if last and before_wildcard:
+            out.append(start + r"\s")
+        elif last:  # the pattern (or the line, for a trailing placeholder) goes on after the whole run
+            out.append(start + r"\s+")
+        elif first and after_wildcard:
             out.append(r"\s")
-        elif n == 0:
-            out.append(r"(?<!\s)\s+")
-        elif n == len(chunks) - 1 and before_wildcard:
-            out.append(r"\s")
-        else:
-            out.append(r"\s+")
+        else:  # between words
+            out.append(start + r"\s+")
     return "".join(out)
 
 

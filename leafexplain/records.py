@@ -6,7 +6,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from leafexplain.bundled import bundled_dir
 from leafexplain.models import Problem, RecordSet
@@ -15,9 +15,11 @@ Environ = dict[str, str] | os._Environ[str]
 RECORD_SUFFIXES = (".json", ".txt", ".jsonl")
 # Where a record lies: file number, byte offset, length, array item (-1: none), line (0: none).
 Location = tuple[int, int, int, int, int]
-# A single-record file is parsed whole; anything this large is not one record.
-MAX_SINGLE_FILE_BYTES = 64 * 1024 * 1024
-MAX_LINE_BYTES = 16 * 1024 * 1024
+# A single-record file is parsed whole; anything this large is not one record. Parsed JSON takes
+# up to ~25 times its size (a file of `[],[],...` is a list per 3 bytes), so these bound memory too.
+MAX_SINGLE_FILE_BYTES = 16 * 1024 * 1024
+MAX_LINE_BYTES = 8 * 1024 * 1024
+SKIP_PIECE_BYTES = 1 << 20
 
 
 def bundled_records_dir() -> Path:
@@ -82,16 +84,36 @@ def describe_json_error(exc: Exception) -> str:
     return f"not valid JSON: {exc}"
 
 
+def _bounded_lines(handle: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
+    """(line number, the line or None when longer than MAX_LINE_BYTES, its length): a line of any
+    length (a 2 GB file without a newline) is skipped in pieces, never held whole."""
+    number = 0
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
+            yield number, raw, len(raw)
+            continue
+        length = len(raw)
+        while piece := handle.read(SKIP_PIECE_BYTES):
+            end = piece.find(b"\n")
+            if end >= 0:
+                length += end + 1
+                handle.seek(end + 1 - len(piece), os.SEEK_CUR)
+                break
+            length += len(piece)
+        yield number, None, length
+
+
 def raw_records(path: str, size: int) -> Iterator[tuple[object, str | None, Location, list[Problem]]]:
     """Each record object in a file, where it lies, and file-level problems."""
     if path.endswith(".jsonl"):
         offset = 0
-        with open(path, "rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                here, offset = offset, offset + len(raw)
-                if not raw.strip():
+        with open(path, "rb", buffering=SKIP_PIECE_BYTES) as handle:
+            for number, raw, length in _bounded_lines(handle):
+                here, offset = offset, offset + length
+                if raw is not None and not raw.strip():
                     continue
-                if len(raw) > MAX_LINE_BYTES:
+                if raw is None:
                     yield (
                         None,
                         None,
@@ -106,11 +128,17 @@ def raw_records(path: str, size: int) -> Iterator[tuple[object, str | None, Loca
                     continue
                 yield data, version, (0, here, len(raw), -1, number), []
         return
+    too_large = [Problem(path, f"{size} bytes is too large for a record file; use .jsonl")]
     if size > MAX_SINGLE_FILE_BYTES:
-        yield None, None, (0, 0, 0, -1, 0), [Problem(path, f"{size} bytes is too large for a record file; use .jsonl")]
+        yield None, None, (0, 0, 0, -1, 0), too_large
         return
     try:
-        parsed = json.loads(Path(path).read_bytes())
+        with open(path, "rb") as handle:
+            content = handle.read(MAX_SINGLE_FILE_BYTES + 1)  # it may have grown since it was listed
+        if len(content) > MAX_SINGLE_FILE_BYTES:
+            yield None, None, (0, 0, 0, -1, 0), too_large
+            return
+        parsed = json.loads(content)
     except (ValueError, RecursionError) as exc:
         yield None, None, (0, 0, 0, -1, 0), [Problem(path, describe_json_error(exc))]
         return

@@ -49,16 +49,29 @@ FIELDS: dict[str, str] = {
 REQUIRED = ("id", "repo", "errorMessage", "messagePattern")
 LIST_FIELDS = frozenset(k for k, v in FIELDS.items() if v == STR_LIST)
 
-REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+REPO_RE = re.compile(r"^(?!\.+/)[A-Za-z0-9_.-]+/(?!\.+$)[A-Za-z0-9_.-]+$")  # not `.` or `..`: it names folders
 # Only https links to GitHub-like hosts, with no credentials: a record is data from elsewhere,
-# and a link in a terminal is clicked on trust.
-URL_RE = re.compile(r"^https://[A-Za-z0-9.-]+(?::\d+)?/[^\s@]*$")
+# and a link in a terminal is clicked on trust. The path holds only the characters a URL may
+# carry unencoded (no `@`, quotes, `<>`, spaces or controls), so a link cannot break out of the
+# terminal's hyperlink sequence or of a Markdown `<...>` autolink.
+URL_RE = re.compile(r"^https://[A-Za-z0-9.-]+(?::\d{1,5})?/[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*$")
+MAX_URL_CHARS = 2000
 MIN_LITERAL_CHARS = 4
 # Control characters never belong in the fields that identify and match a record; two of them
-# separate fields in the index. A pattern may hold tabs and newlines.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# separate fields in the index, and ids, slugs and tags are printed as they are (shell completion).
+# Neither do C1 controls or bidi overrides. A pattern may hold tabs and newlines.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# JSON can spell a lone surrogate (`"\\ud800"`): not text, and it cannot be written out as UTF-8.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 NO_CONTROL_FIELDS = ("id", "repo", "slug", "messagePattern", "errorClass", "errorType")
 MAX_FIELD_CHARS = 200_000
+
+
+def safe_link(url: str | None) -> str | None:
+    """The URL when it may be shown as a link (what validation accepts), else None."""
+    if not url or len(url) > MAX_URL_CHARS or not URL_RE.match(url):
+        return None
+    return url
 
 
 def slugify(message: str) -> str:
@@ -100,6 +113,10 @@ def validate_record(
         if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
             problems.append(problem(f"is longer than {MAX_FIELD_CHARS} characters", name))
             continue
+        texts = [value] if isinstance(value, str) else value if name in LIST_FIELDS else []
+        if any(_SURROGATE.search(text) for text in texts):
+            problems.append(problem("holds a lone surrogate (\\ud800-\\udfff): not valid Unicode text", name))
+            continue
         values[name] = tuple(value) if name in LIST_FIELDS else value
     if problems:
         return None, problems
@@ -115,7 +132,7 @@ def validate_record(
     if version != SCHEMA_VERSION:
         problems.append(problem(f"is {version}; this leafexplain reads schemaVersion 2", "schemaVersion"))
     url = values.get("githubUrl")
-    if url and not URL_RE.match(url):
+    if url and safe_link(url) is None:
         problems.append(problem("must be an https:// link without credentials", "githubUrl"))
     if pattern_text(values["messagePattern"]).literal_chars < MIN_LITERAL_CHARS:
         problems.append(

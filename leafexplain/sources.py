@@ -19,8 +19,11 @@ _ESCAPES = re.compile(
     r"|\x1b"
 )
 # Other control characters (tabs and newlines stay); bidi overrides, isolates and marks are kept
-# out of extraction and output as they only ever disguise text (reordering it on screen).
-_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# out of extraction and output as they only ever disguise text (reordering it on screen). A lone
+# surrogate (from a record's JSON, or a file name) is not text and cannot even be written out.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# What `printable` shows escaped: every control character, C1 and bidi control, lone surrogate.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 class InputError(Exception):
@@ -35,6 +38,18 @@ def clean_line(line: str) -> str:
         segments = [s for s in line.split("\r") if s]
         line = segments[-1] if segments else ""
     return _CONTROLS.sub("", line)
+
+
+def printable(text: str) -> str:
+    """A one-line diagnostic fit for a terminal: a file name or a user's argument quoted in it has its
+    control characters shown escaped (`\\x1b`, `\\n`), as `ls -b` does, so nothing in it acts on
+    the terminal or passes for a line of its own."""
+    return _UNPRINTABLE.sub(_escaped, text)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return {9: "\\t", 10: "\\n", 13: "\\r"}.get(code) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
 def normalize(text: str) -> str:

@@ -126,14 +126,17 @@ class WindowScanner:
         self.scanned = 0  # hits before this offset were handled
         self.window: tuple[int, int] | None = None  # pending window [start, end) in buf
         self.small = True  # still below the whole-input size
+        self.received = 0  # bytes fed: what decides `small`, whatever cutting long lines saved
         self.counted = (0, 1)  # (offset in buf, its line number): windows come out in order
         self.finder = _KeywordFinder()
 
     def feed(self, data: bytes) -> list[Window]:
+        self.received += len(data)
         if self.long_line is not None:
             end = data.find(b"\n")
             if end < 0:
                 self.long_line.add(data)
+                self.small = self.small and self.received < self.whole_input_bytes
                 return []
             self.long_line.add(data[:end])
             self.buf += self.long_line.kept()
@@ -142,7 +145,7 @@ class WindowScanner:
         line_start = self.buf.rfind(b"\n") + 1
         self.buf += data
         self._cut_long_lines(line_start)
-        if self.small and len(self.buf) < self.whole_input_bytes:
+        if self.small and self.received < self.whole_input_bytes:
             return []
         self.small = False
         return self._scan(final=False)

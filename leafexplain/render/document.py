@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from leafexplain.models import Candidate, ErrorEvent, Frame, Match, Record
+from leafexplain.schema import safe_link
 from leafexplain.sources import clean_line
 
 if TYPE_CHECKING:
@@ -14,6 +15,8 @@ if TYPE_CHECKING:
 
 BlockKind = Literal["text", "bullets", "numbered", "code", "snippet", "link"]
 MAX_TEXT_CHARS = 4000  # a giant field from a foreign record is cut, with a note
+MAX_ITEMS = 50  # ... and so is a giant list (solutions, tips, tags)
+REFUSED_LINK = "(link not shown: only https:// links without credentials are)"
 
 
 @dataclass(frozen=True)
@@ -73,9 +76,22 @@ def _text_section(title: str, value: str | None) -> list[Section]:
     return [Section(title, (Block("text", safe(value)),))] if value and value.strip() else []
 
 
+def _bounded_items(items: tuple[str, ...], limit: int = 1000) -> tuple[str, ...]:
+    present = [i for i in items if i and i.strip()]
+    kept = tuple(safe(i, limit) for i in present[:MAX_ITEMS])
+    more = len(present) - MAX_ITEMS
+    return (*kept, f"[… {more} more not shown]") if more > 0 else kept
+
+
 def _list_section(title: str, items: tuple[str, ...], kind: BlockKind) -> list[Section]:
-    kept = tuple(safe(i, 1000) for i in items if i and i.strip())
+    kept = _bounded_items(items)
     return [Section(title, (Block(kind, items=kept),))] if kept else []
+
+
+def _link(url: str | None) -> Block:
+    """A link only to what validation accepts: anything else (javascript:, file:, credentials) is named, not shown."""
+    link = safe_link(url)
+    return Block("link", link) if link else Block("text", REFUSED_LINK)
 
 
 def _code_section(title: str, code: str | None, language: str) -> list[Section]:
@@ -118,7 +134,7 @@ def installed_section(source: LibrarySource) -> Section:
         blocks.append(_local_snippet(source.lines, source.start, source.line, source.language))
     blocks.append(Block("text", safe(source.note, 1000)))
     if source.url:
-        blocks.append(Block("link", safe(source.url, 2000)))
+        blocks.append(_link(source.url))
     return Section("Library source (installed)", tuple(blocks))
 
 
@@ -143,14 +159,14 @@ def record_sections(
     if record.sourceCode and record.sourceCode.strip():
         source.append(_snippet(record, snippet_context))
     if record.githubUrl:
-        source.append(Block("link", safe(record.githubUrl, 2000)))
+        source.append(_link(record.githubUrl))
     if source:
         sections.append(Section("Where it is raised", tuple(source)))
     if installed is not None:
         sections.append(installed_section(installed))
     sections += _list_section("Prevention tips", record.preventionTips, "bullets")
     if record.tags:
-        sections.append(Section("Tags", (Block("text", ", ".join(safe(t, 100) for t in record.tags)),)))
+        sections.append(Section("Tags", (Block("text", ", ".join(_bounded_items(record.tags, 100))),)))
     if full:
         sections += _text_section("Handling strategy", record.handlingStrategy)
         sections += _code_section("Validation code", record.validationCode, record.code_language)
@@ -218,15 +234,23 @@ def event_view(match: Match, *, full: bool, show_all: bool, sources: EventSource
     if others and show_all:
         sections.append(Section("Other candidates", (Block("bullets", items=tuple(_match_fact(c) for c in others)),)))
     heading = _heading([event.error_type or record.errorClass or record.errorType, record.repo, record.severity])
+    message = safe(event.message, keep_tabs=True)
     return View(
         heading,
-        safe(event.message, keep_tabs=True),
-        best.span,
+        message,
+        _within(best.span, len(message)),
         tuple(facts),
         tuple(sections),
         explained=True,
-        url=record.githubUrl,
+        url=safe_link(record.githubUrl),
     )
+
+
+def _within(span: tuple[int, int] | None, length: int) -> tuple[int, int] | None:
+    """The matched span, inside the message as shown (a message cut for length ends sooner)."""
+    if span is None or span[0] >= length:
+        return None
+    return (max(span[0], 0), min(span[1], length))
 
 
 def event_views(
@@ -239,7 +263,7 @@ def event_views(
 
 def record_view(record: Record) -> View:
     """`show`: a record in full, with its own message as the example."""
-    facts = [("id", record.id), ("slug", safe(record.slug, 200))]
+    facts = [("id", safe(record.id, 200)), ("slug", safe(record.slug, 200))]
     if record.analyzedSha:
         facts.append(("analysed at", safe(record.analyzedSha, 64)))
     heading = _heading([record.errorClass or record.errorType, record.repo, record.severity])
@@ -250,5 +274,5 @@ def record_view(record: Record) -> View:
         tuple(facts),
         record_sections(record, full=True, snippet_context=None),
         explained=True,
-        url=record.githubUrl,
+        url=safe_link(record.githubUrl),
     )

@@ -6,6 +6,8 @@ import textwrap
 from collections.abc import Iterable
 
 from leafexplain.render.document import Block, View
+from leafexplain.schema import safe_link
+from leafexplain.sources import printable
 
 INDENT = "  "
 
@@ -56,7 +58,7 @@ def _plain_block(block: Block, width: int) -> list[str]:
         return [(INDENT * 2 + line).rstrip() for line in block.text.split("\n")]
     if block.kind == "snippet":
         return _snippet_lines(block)
-    return [INDENT + block.text]
+    return [INDENT + printable(block.text)]  # a link: printed whole, anything odd in it shown escaped
 
 
 def render_plain(views: Iterable[View], width: int) -> str:
@@ -100,7 +102,7 @@ def _md_block(block: Block) -> str:
         return _md_fence(block.text, block.language)
     if block.kind == "snippet":
         return _md_fence("\n".join(line[len(INDENT) :] for line in _snippet_lines(block)), block.language)
-    return f"<{block.text}>" if block.text.startswith("https://") else _md_escape(block.text)
+    return f"<{block.text}>" if safe_link(block.text) else _md_escape(printable(block.text))
 
 
 def render_markdown(views: Iterable[View]) -> str:

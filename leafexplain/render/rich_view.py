@@ -13,6 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from leafexplain.render.document import Block, View
+from leafexplain.schema import safe_link
+from leafexplain.sources import printable
 
 THEME = "ansi_dark"  # the terminal's own palette: readable on dark and light backgrounds
 SECTION_STYLE = Style(bold=True, color="cyan")
@@ -43,8 +45,12 @@ def _block(block: Block) -> object:
             word_wrap=True,
         )
     # A link: clickable where the terminal supports OSC 8, and printed in full either way.
-    # Kept on one line even past the width, so that it can be copied whole.
-    return Text(block.text, style=Style(link=block.text, underline=True, color="blue"), no_wrap=True, overflow="ignore")
+    # Kept on one line even past the width, so that it can be copied whole. Only an https link
+    # goes into the terminal's hyperlink sequence, whoever built the block.
+    link = safe_link(block.text)
+    if link is None:  # named, escaped, never clickable
+        return Text(printable(block.text))
+    return Text(link, style=Style(link=link, underline=True, color="blue"), no_wrap=True, overflow="ignore")
 
 
 class ViewRenderable:

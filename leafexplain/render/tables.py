@@ -21,7 +21,8 @@ def headline(record: Record) -> str:
 
 def _cells(record: Record, score: float | None) -> list[str]:
     message = headline(record)
-    cells = [record.id, safe(record.repo, 100), safe(record.errorClass or record.errorType or "", 60), message]
+    kind = safe(record.errorClass or record.errorType or "", 60)
+    cells = [safe(record.id, 100), safe(record.repo, 100), kind, message]
     return ([f"{score:g}"] if score is not None else []) + cells
 
 

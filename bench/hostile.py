@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Hostile inputs at full size: time and peak memory of `leafexplain` on each, in a table.
+
+Usage: python bench/hostile.py [--keep]
+
+The test suite runs the same shapes smaller (tests/test_hostile_input.py); this runs the issue's
+sizes: a 1 GB log, a 50 MB single line, a 1 GB line with no newline at all, and logs where every
+line is an error, at two sizes to show that time grows linearly. Data goes to bench/data/hostile/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "bench" / "data" / "hostile"
+LEAFEXPLAIN = str(Path(sys.executable).parent / "leafexplain")
+TRACEBACK = (
+    b'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n'
+    b"RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n"
+)
+MEASURE = """
+import resource, subprocess, sys, time
+with open(sys.argv[1], "rb") as stdin:
+    start = time.perf_counter()
+    done = subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    took = time.perf_counter() - start
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, took, done.stderr.count(b"\\n"))
+"""
+
+
+def write(path: Path, pieces: list[tuple[bytes, int]]) -> None:
+    """Each (bytes, times) written in 1 MB blocks."""
+    with path.open("wb") as out:
+        for piece, times in pieces:
+            per_block = max(1, (1 << 20) // max(len(piece), 1))
+            while times > 0:
+                n = min(per_block, times)
+                out.write(piece * n)
+                times -= n
+
+
+def make(name: str) -> Path:
+    path = DATA / name
+    if path.exists():
+        return path
+    line = b"2026-11-30T10:15:00Z step 1234 loss 0.1234 lr 0.001 nothing to see here at all\n"
+    if name == "log-1gb.txt":
+        block = [(line, 100_000), (TRACEBACK, 1)]
+        write(path, block * (1024 // 8))
+    elif name == "log-256mb.txt":
+        write(path, [(line, 100_000), (TRACEBACK, 1)] * 32)
+    elif name == "line-50mb.txt":
+        write(path, [(b"ValueError: ", 1), (b"x", 50 << 20), (b"\n", 1), (TRACEBACK, 1)])
+    elif name == "line-1gb-no-newline.bin":
+        with path.open("wb") as out:
+            out.truncate(1 << 30)  # sparse: a gigabyte of NUL bytes without a newline
+    elif name.startswith("dense-"):
+        mb = int(name.split("-")[1].removesuffix("mb.txt"))
+        lines = (mb << 20) // 37  # each line below is 37 bytes
+        with path.open("wb") as out:
+            for start in range(0, lines, 100_000):
+                stop = min(start + 100_000, lines)
+                out.write(b"".join(b"ValueError: value %08d is not valid\n" % n for n in range(start, stop)))
+    return path
+
+
+def measure(path: Path, env: dict[str, str]) -> tuple[int, int, float, int]:
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(path), LEAFEXPLAIN, "--format", "json"], capture_output=True, env=env
+    )
+    code, peak, took, warnings = done.stdout.split()
+    return int(code), int(peak), float(took), int(warnings)
+
+
+ADVERSARIAL = [
+    ("{}a{}a{}a{}a{}a{}a{}a{}a{}b", "a"),
+    ("{} x {} x {} x {} x {} y", "x "),
+    ("{}  {}  {}  z", " "),
+]
+OLD_REGEX = """
+import sys
+from leafexplain.patterns import wildcard_regex
+wildcard_regex(sys.argv[1]).search(sys.argv[2] * int(sys.argv[3]))
+"""
+
+
+def patterns() -> None:
+    """The linear matcher against the former `(.*?)` regex, on messages built to make it backtrack."""
+    from leafexplain.patterns import compile_pattern
+
+    print(f"\n{'pattern':<34} {'message':>14} {'linear':>9} {'wildcard regex':>16}")
+    for pattern, unit in ADVERSARIAL:
+        for times in (1000, 4000):
+            message = unit * times
+            start = time.perf_counter()
+            compile_pattern(pattern).search(message)
+            linear = time.perf_counter() - start
+            start = time.perf_counter()
+            try:
+                subprocess.run([sys.executable, "-c", OLD_REGEX, pattern, unit, str(times)], timeout=10, check=True)
+                old = f"{time.perf_counter() - start:.2f}s"
+            except subprocess.TimeoutExpired:
+                old = "> 10s (killed)"
+            print(f"{pattern:<34} {len(message):>8} chars {linear * 1000:>7.2f}ms {old:>16}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", action="store_true", help="keep the generated data")
+    args = parser.parse_args()
+    DATA.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "XDG_CACHE_HOME": str(DATA / "cache"), "XDG_DATA_HOME": str(DATA / "home")}
+    cases = [
+        "log-256mb.txt",
+        "log-1gb.txt",
+        "line-50mb.txt",
+        "line-1gb-no-newline.bin",
+        "dense-4mb.txt",
+        "dense-8mb.txt",
+    ]
+    print(f"{'input':<26} {'size':>8} {'exit':>4} {'time':>8} {'MB/s':>7} {'peak RSS':>9} {'warnings':>8}")
+    for name in cases:
+        path = make(name)
+        size = path.stat().st_size
+        measure(path, env)  # the first run builds the record index
+        code, peak, took, warnings = measure(path, env)
+        print(
+            f"{name:<26} {size / 2**20:>6.0f}MB {code:>4} {took:>7.2f}s {size / 2**20 / took:>7.1f}"
+            f" {peak / 1024:>7.0f}MB {warnings:>8}"
+        )
+    print(f"(Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; peak RSS of the leafexplain process)")
+    patterns()
+    if not args.keep:
+        shutil.rmtree(DATA)
+
+
+if __name__ == "__main__":
+    main()
