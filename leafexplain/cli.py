@@ -16,35 +16,9 @@ from leafexplain.completion import completion_app
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
 from leafexplain.guard import run_guarded
+from leafexplain.output import warn, warn_problems, write_json, write_views
 
 DEFAULT_COMMAND = "explain"
-
-
-# Output helpers are imported on use: the JSON path never needs the renderers' imports.
-def warn(env: Environment, message: str) -> None:
-    from leafexplain.output import warn as _warn
-
-    _warn(env, message)
-
-
-def warn_problems(env: Environment, problems: Any) -> None:
-    if not problems:
-        return
-    from leafexplain.output import warn_problems as _warn_problems
-
-    _warn_problems(env, problems)
-
-
-def write_json(document: dict[str, Any], env: Environment) -> None:
-    from leafexplain.output import write_json as _write_json
-
-    _write_json(document, env)
-
-
-def write_views(views: Any, fmt: str, env: Environment, color: str, width: int | None) -> None:
-    from leafexplain.output import write_views as _write_views
-
-    _write_views(views, fmt, env, color, width)  # type: ignore[arg-type]
 
 
 def route(args: list[str], commands: set[str], takes_value: set[str]) -> list[str] | None:
@@ -365,6 +339,15 @@ def search(
     _write_record_table(rows, fmt.value, env, color.value, width)
 
 
+def _records_read_afresh(paths: list[Path] | None, records: list[str] | None, no_bundled: bool) -> Any:
+    """Every record read from its file, not from the index: the named paths (and --records), else every source."""
+    from leafexplain.records import load_paths, load_records
+
+    if paths:
+        return load_paths([str(p) for p in paths] + list(records or ()))
+    return load_records(records or (), bundled=not no_bundled)
+
+
 @app.command(epilog="Examples: leafexplain validate  ·  leafexplain validate my-records/ extra.jsonl")
 def validate(
     paths: Annotated[
@@ -375,13 +358,8 @@ def validate(
     no_bundled: NoBundledOpt = False,
 ) -> None:
     """Check record files against the schema; exit 1 if anything is wrong."""
-    from leafexplain.records import load_paths, load_records
-
     env = Environment.from_process()
-    if paths:
-        loaded = load_paths([str(p) for p in paths] + list(records or ()))
-    else:
-        loaded = load_records(records or (), bundled=not no_bundled)
+    loaded = _records_read_afresh(paths, records, no_bundled)
     if fmt.value == "json":
         from leafexplain.render.json_out import VALIDATE_SCHEMA
 
@@ -426,14 +404,13 @@ def verify(
     no_bundled: NoBundledOpt = False,
 ) -> None:
     """Check records against a local copy of their repository: commit, file, message line."""
-    from leafexplain.records import load_paths, load_records
     from leafexplain.verify import verify_records
 
     env = Environment.from_process()
     if not source.is_dir():
         warn(env, f"--source {source}: not a folder")
         raise typer.Exit(ExitStatus.USAGE_ERROR)
-    loaded = load_paths([str(p) for p in paths]) if paths else load_records(records or (), bundled=not no_bundled)
+    loaded = _records_read_afresh(paths, records, no_bundled)
     warn_problems(env, loaded.problems)
     chosen_repo, verdicts = verify_records(loaded.records, source, repo)
     if not verdicts:

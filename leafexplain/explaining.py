@@ -9,17 +9,11 @@ from typing import Any
 
 from leafexplain.env import Environment
 from leafexplain.exitcodes import ExitStatus
+from leafexplain.output import warn
 
 
 class NoInput(Exception):
     """Nothing piped, no text, no file: a usage error for the CLI to report."""
-
-
-def warn(env: Environment, message: str) -> None:
-    from leafexplain.sources import printable  # a file name or argument in it cannot act on the terminal
-
-    env.stderr.write(f"leafexplain: {printable(message)}\n")
-    env.stderr.flush()
 
 
 def load_catalog(records: Iterable[str] | None, no_bundled: bool, env: Environment) -> Any:
