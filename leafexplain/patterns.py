@@ -31,8 +31,8 @@ _QUOTE_CLASS = "[" + re.escape(QUOTES) + "]"
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _SPACE = re.compile(r"\s+")
 
-# Messages longer than this are cut before regex search: wildcards in search mode
-# backtrack, and the part of a message that identifies an error is near its start.
+# Messages longer than this are cut before the search: the part of a message that identifies
+# an error is near its start (the search is linear anyway; this keeps its constant small).
 MAX_SEARCH_CHARS = 8192
 
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+from rich.console import Console
+
+from leafexplain.render.rich_view import print_views
 from tests.conftest import leafexplain_command
 
 ESCAPES = [
@@ -67,3 +71,13 @@ def run_measured(path: Path, env: dict[str, str], *args: str) -> tuple[int, int,
     head, _, stdout = done.stdout.decode().partition("\n")
     code, peak = (int(v) for v in head.split())
     return code, peak, stdout, done.stderr.decode()
+
+
+def render_rich(views: list, color: bool) -> str:
+    """Views as the rich renderer writes them, with colour (and hyperlinks) or without."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, width=80, force_terminal=color, color_system="truecolor" if color else None, markup=False
+    )
+    print_views(console, views)
+    return buffer.getvalue()

@@ -19,8 +19,7 @@ from leafexplain.render.document import MAX_ITEMS, MAX_TEXT_CHARS, REFUSED_LINK,
 from leafexplain.render.plain import render_markdown, render_plain
 from leafexplain.schema import validate_record
 from tests.conftest import RECORDS, SEED_ID, SEED_SLUG, leafexplain_command
-from tests.hostile import VALID_HOSTILE, assert_terminal_safe
-from tests.test_properties import _rich
+from tests.hostile import VALID_HOSTILE, assert_terminal_safe, render_rich
 
 SEED = json.loads((RECORDS / "tracel-ai" / "burn" / f"{SEED_SLUG}.json").read_text())["record"]
 MESSAGE = "Widget frobnication failed for gadget 7"
@@ -152,7 +151,7 @@ def test_a_link_that_is_not_plain_https_is_refused_and_never_rendered(url: str) 
     # A record that never met validation (an embedding program built it) still gets no link.
     bypass = Record(**{**record(), "githubUrl": url, "slug": "s"})  # type: ignore[arg-type]
     view = record_view(bypass)
-    rich = _rich([view], color=True)
+    rich = render_rich([view], color=True)
     assert "\x1b]8;" not in rich and REFUSED_LINK in rich
     markdown = render_markdown([view])
     assert "<javascript" not in markdown and "](javascript" not in markdown and REFUSED_LINK in markdown
@@ -167,7 +166,7 @@ def test_the_renderers_check_links_themselves() -> None:
 
     blocks = tuple(Block("link", url) for url in BAD_LINKS)
     view = View("heading", "message", None, (), (Section("Links", blocks),), explained=True)
-    rich = _rich([view], color=True)
+    rich = render_rich([view], color=True)
     assert "\x1b]8;" not in rich
     markdown = render_markdown([view])
     assert "<javascript" not in markdown and "<file:" not in markdown and "<https://user" not in markdown
@@ -175,7 +174,7 @@ def test_the_renderers_check_links_themselves() -> None:
 
 def test_an_https_link_is_a_hyperlink() -> None:
     view = record_view(Record(**{**record(), "slug": "s"}))  # type: ignore[arg-type]
-    assert "\x1b]8;id=" in _rich([view], color=True) and view.url == record()["githubUrl"]
+    assert "\x1b]8;id=" in render_rich([view], color=True) and view.url == record()["githubUrl"]
 
 
 # --- giant, malformed and hostile files ------------------------------------------------------

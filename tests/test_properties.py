@@ -26,12 +26,11 @@ from leafexplain.records import load_paths
 from leafexplain.render.document import event_view, record_view
 from leafexplain.render.json_out import dumps, explain_document, record_dict
 from leafexplain.render.plain import render_markdown, render_plain
-from leafexplain.render.rich_view import print_views
 from leafexplain.render.tables import record_table_markdown, record_table_plain, record_table_rich
 from leafexplain.sources import decode, normalize
 from leafexplain.stream import windows
 from tests.conftest import RECORDS, ROOT, SEED_ID
-from tests.hostile import ESCAPES, assert_terminal_safe
+from tests.hostile import ESCAPES, assert_terminal_safe, render_rich
 
 FUZZ = bool(os.environ.get("LEAFEXPLAIN_FUZZ"))
 FUZZ_EXAMPLES = int(os.environ.get("LEAFEXPLAIN_FUZZ_EXAMPLES", "4000"))
@@ -258,17 +257,13 @@ events = st.builds(
 )
 
 
-def _rich(views: list, color: bool) -> str:
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer, width=80, force_terminal=color, color_system="truecolor" if color else None, markup=False
-    )
-    print_views(console, views)
-    return buffer.getvalue()
-
-
 def _all_formats(views: list) -> list[str]:
-    return [render_plain(views, 80), render_markdown(views), _rich(views, color=False), _rich(views, color=True)]
+    return [
+        render_plain(views, 80),
+        render_markdown(views),
+        render_rich(views, color=False),
+        render_rich(views, color=True),
+    ]
 
 
 @examples(150)

@@ -125,10 +125,14 @@ MUTATIONS = [
         [T + "test_hostile_input.py::test_a_single_line_larger_than_memory_allows_is_cut_not_held"],
     ),
     (
-        "M15 windows bounded in bytes",
+        # Two places keep a window's reach back bounded: the window itself, and what the buffer keeps.
+        "M15 windows bounded in bytes, before the hit",
         "leafexplain/stream.py",
-        "        if hit_line - start > WINDOW_BEFORE_BYTES:\n",
-        "        if False:\n",
+        (
+            "        if hit_line - start > WINDOW_BEFORE_BYTES:\n",
+            "        if self.scanned - keep_from > WINDOW_BEFORE_BYTES + self.max_line_bytes:\n",
+        ),
+        ("        if False:\n", "        if False:\n"),
         [T + "test_hostile_input.py::test_a_window_around_an_error_among_long_lines_stays_small"],
     ),
     (
@@ -336,13 +340,6 @@ MUTATIONS = [
         "",
         [T + "test_faults.py::test_stdout_closed_before_the_start_is_a_quiet_end"],
     ),
-    (
-        "M44 seed in noise (OSC)",
-        "leafexplain/sources.py",
-        r'r"|\x1b\][^\x07\x1b\x9c\n]*',
-        r'r"|\x1b\][^\x07\x1b\x9c]*',
-        [T + "test_properties.py::test_the_seed_panic_in_any_noise_still_matches_the_seed_record"],
-    ),
 ]
 
 
@@ -371,11 +368,16 @@ def main() -> int:
                 continue
             path = tree / rel
             original = path.read_text()
-            if original.count(old) != 1:
-                print(f"{name}: not applied (the code to remove was found {original.count(old)} times)", flush=True)
+            olds, news = (old, new) if isinstance(old, tuple) else ((old,), (new,))
+            counts = [original.count(piece) for piece in olds]
+            if counts != [1] * len(olds):
+                print(f"{name}: not applied (the code to remove was found {counts} times)", flush=True)
                 missed += 1
                 continue
-            path.write_text(original.replace(old, new))
+            mutated = original
+            for piece, replacement in zip(olds, news, strict=True):
+                mutated = mutated.replace(piece, replacement)
+            path.write_text(mutated)
             start = time.monotonic()
             try:
                 done = subprocess.run(
