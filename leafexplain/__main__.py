@@ -1,6 +1,8 @@
-"""Entry point for `python -m leafexplain`."""
+"""`python -m leafexplain`: the command line, as the console script runs it."""
 
-from leafexplain.entry import main
+import sys
+
+from leafexplain.cli import main
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

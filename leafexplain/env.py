@@ -1,25 +1,62 @@
-"""Terminal facts in one injectable object: what stdout is, how wide, whether to use colour."""
+"""The process leafexplain runs in, as one injectable object: streams, terminal facts, variables, XDG folders.
+
+This is the only module that asks whether a stream is a terminal, how wide it is, or reads
+COLUMNS, NO_COLOR and the XDG variables. Everything else is handed an Environment, so a test can
+pass one of its own (as httpie's `MockEnvironment` does). Kept free of dataclasses and other slow
+imports: `leafexplain --help` reads the width through it.
+"""
 
 from __future__ import annotations
 
 import io
 import os
 import sys
-from dataclasses import dataclass
-from typing import Literal, TextIO
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, BinaryIO, Literal, TextIO
 
 ColorChoice = Literal["auto", "always", "never"]
 DEFAULT_PIPE_WIDTH = 100
 
 
-@dataclass(frozen=True)
 class Environment:
-    stdout_isatty: bool
-    stdin_isatty: bool
-    width: int
-    no_color: bool  # NO_COLOR is set to a non-empty value
-    stdout: TextIO = sys.stdout
-    stderr: TextIO = sys.stderr
+    """Where input comes from and output goes, and what those places are (a terminal, how wide)."""
+
+    __slots__ = (
+        "environ",
+        "is_process",
+        "stderr",
+        "stderr_isatty",
+        "stdin",
+        "stdin_isatty",
+        "stdout",
+        "stdout_isatty",
+        "width",
+    )
+
+    def __init__(
+        self,
+        *,
+        stdin: BinaryIO | None = None,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        stdin_isatty: bool = False,
+        stdout_isatty: bool = False,
+        stderr_isatty: bool = False,
+        width: int = DEFAULT_PIPE_WIDTH,
+        environ: Mapping[str, str] | None = None,
+        is_process: bool = False,
+    ) -> None:
+        self.stdin: BinaryIO = stdin if stdin is not None else io.BytesIO()
+        self.stdout: TextIO = stdout if stdout is not None else io.StringIO()
+        self.stderr: TextIO = stderr if stderr is not None else io.StringIO()
+        self.stdin_isatty = stdin_isatty
+        self.stdout_isatty = stdout_isatty
+        self.stderr_isatty = stderr_isatty
+        self.width = width  # stdout's columns
+        self.environ: Mapping[str, str] = environ if environ is not None else {}
+        # The real process: signal handlers may be set and file descriptors redirected.
+        self.is_process = is_process
 
     @classmethod
     def from_process(cls) -> Environment:
@@ -34,13 +71,39 @@ class Environment:
         else:
             width = DEFAULT_PIPE_WIDTH
         return cls(
-            stdout_isatty=out_tty,
-            stdin_isatty=_isatty(sys.stdin),
-            width=width,
-            no_color=bool(os.environ.get("NO_COLOR")),
+            stdin=sys.stdin.buffer if sys.stdin is not None else io.BytesIO(),
             stdout=whole_writes(sys.stdout),
             stderr=whole_writes(sys.stderr),
+            stdin_isatty=_isatty(sys.stdin),
+            stdout_isatty=out_tty,
+            stderr_isatty=_isatty(sys.stderr),
+            width=width,
+            environ=os.environ,
+            is_process=True,
         )
+
+    def replace(self, **changes: Any) -> Environment:
+        values = {name: getattr(self, name) for name in self.__slots__}
+        values.update(changes)
+        return Environment(**values)
+
+    def on_stderr(self) -> Environment:
+        """For output that goes to stderr (`run`'s explanation): its colour and width are stderr's."""
+        return self.replace(
+            stdout=self.stderr,
+            stdout_isatty=self.stderr_isatty,
+            width=stream_columns(self.stderr, self.environ),
+        )
+
+    @property
+    def no_color(self) -> bool:
+        """NO_COLOR is set to a non-empty value."""
+        return bool(self.environ.get("NO_COLOR"))
+
+    @property
+    def debug(self) -> bool:
+        """LEAFEXPLAIN_DEBUG: show our own tracebacks instead of one line."""
+        return bool(self.environ.get("LEAFEXPLAIN_DEBUG"))
 
     def use_color(self, choice: ColorChoice) -> bool:
         if choice == "always":
@@ -48,6 +111,46 @@ class Environment:
         if choice == "never":
             return False
         return self.stdout_isatty and not self.no_color
+
+
+def home(environ: Mapping[str, str]) -> Path:
+    return Path(environ.get("HOME") or os.path.expanduser("~"))
+
+
+def _xdg_dir(environ: Mapping[str, str], name: str, default: str) -> Path:
+    """An XDG base folder: the variable when set, else its default under the home folder."""
+    return Path(environ.get(name) or home(environ) / default)
+
+
+def data_home(environ: Mapping[str, str]) -> Path:
+    return _xdg_dir(environ, "XDG_DATA_HOME", ".local/share")
+
+
+def config_home(environ: Mapping[str, str]) -> Path:
+    return _xdg_dir(environ, "XDG_CONFIG_HOME", ".config")
+
+
+def cache_dir(environ: Mapping[str, str]) -> Path:
+    """Where leafexplain keeps what it can rebuild: the record index and the completion lists."""
+    return _xdg_dir(environ, "XDG_CACHE_HOME", ".cache") / "leafexplain"
+
+
+def stream_columns(stream: object, environ: Mapping[str, str], default: int = DEFAULT_PIPE_WIDTH) -> int:
+    """COLUMNS, else the width of the terminal `stream` is, else `default`."""
+    columns = environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(stream.fileno()).columns  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return default
+
+
+def terminal_columns(default: int = 80) -> int:
+    """The width Python's `shutil` reports (COLUMNS, then the real stdout's terminal): what click lays help out to."""
+    import shutil
+
+    return shutil.get_terminal_size((default, 24)).columns
 
 
 def whole_writes(stream: TextIO | None) -> TextIO:
@@ -72,8 +175,8 @@ def whole_writes(stream: TextIO | None) -> TextIO:
         return stream
 
 
-def _isatty(stream: TextIO | None) -> bool:
+def _isatty(stream: object) -> bool:
     try:
-        return bool(stream) and stream.isatty()  # type: ignore[union-attr]
+        return bool(stream) and stream.isatty()  # type: ignore[attr-defined]
     except (ValueError, OSError):
         return False

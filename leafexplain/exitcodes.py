@@ -1,11 +1,11 @@
-"""Exit codes, one meaning each."""
+"""Exit codes, one meaning each (kept apart from the models: the guard around `--version` needs them, cheaply)."""
 
 from enum import IntEnum
 
 
 class ExitStatus(IntEnum):
     EXPLAINED = 0
-    NOTHING_MATCHED = 1
+    NOTHING_MATCHED = 1  # no error found, or none that a record explains; `validate`/`verify`: problems found
     USAGE_ERROR = 2
     INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in leafexplain
     BROKEN_PIPE = 141

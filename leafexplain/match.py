@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from leafexplain.catalog import Catalog, catalog_from_records
-from leafexplain.models import Candidate, ErrorEvent, Match, Record
-from leafexplain.patterns import MAX_SEARCH_CHARS, compile_pattern, content_words, message_words
+from leafexplain.extract.common import short_class
+from leafexplain.libraries import library_hints
+from leafexplain.models import Candidate, ErrorEvent, Finding, Record
+from leafexplain.records.catalog import Catalog, catalog_from_records
+from leafexplain.records.patterns import MAX_SEARCH_CHARS, compile_pattern, content_words, message_words
 
 # Fuzzy scores at or above this count as a match. The fuzzy score is the share of a pattern's
 # content words that the message has, in order (a longest common subsequence of words), so a
@@ -24,31 +25,6 @@ NEAR_FLOOR = 40.0
 NEAR_COUNT = 3
 FUZZY_MESSAGE_CHARS = 2000
 MIN_FUZZY_WORDS = 2  # a one-word pattern would match any message that has the word
-
-_CRATE = re.compile(
-    r"(?:^|/)(burn(?:-[a-z0-9]+)*)-\d+\.\d+\.\d+[^/]*/|(?:^|/)crates/(burn[a-z0-9-]*)/|\b(burn_[a-z0-9_]+)::"
-)
-
-
-def library_hints(event: ErrorEvent) -> frozenset[str]:
-    """Repositories evident in the event's frames and location."""
-    hints: set[str] = set()
-    frames = list(event.frames) + ([event.location] if event.location else [])
-    for frame in frames:
-        text = f"{frame.file} {frame.function or ''}"
-        if "/rustc/" in text or re.search(r"(^|/)library/(std|core|alloc)/", text):
-            hints.add("rust-lang/rust")
-        if _CRATE.search(text):
-            hints.add("tracel-ai/burn")
-        if re.search(r"[/\\]torch[/\\]", text):
-            hints.add("pytorch/pytorch")
-        if re.search(r"[/\\]lib(64)?[/\\]python3(\.\d+)?[/\\](?!.*(site|dist)-packages)", text):
-            hints.add("python/cpython")
-    return frozenset(hints)
-
-
-def _short_class(name: str | None) -> str:
-    return (name or "").rsplit(".", 1)[-1]
 
 
 class Matcher:
@@ -112,14 +88,14 @@ class Matcher:
     ) -> Candidate:
         error_class = self.catalog.classes[index]
         if event.language == "python" and event.error_type and error_class:
-            if _short_class(event.error_type) == _short_class(error_class):
+            if short_class(event.error_type) == short_class(error_class):
                 reasons.append("exception class agrees")
             else:
                 score -= CLASS_MISMATCH_PENALTY
                 reasons.append(f"exception class differs ({error_class})")
         return _Scored(index, round(score, 1), method, span, tuple(reasons))  # type: ignore[return-value]
 
-    def match(self, event: ErrorEvent, *, threshold: float | None = None) -> Match:
+    def match(self, event: ErrorEvent, *, threshold: float | None = None) -> Finding:
         """Regex hits when there are any; otherwise fuzzy scores. Best first, deterministic."""
         cut = self.threshold if threshold is None else threshold
         hints = library_hints(event)
@@ -141,7 +117,9 @@ class Matcher:
         above = [c for c in scored if c.score >= cut]
         near = [] if above else [c for c in scored if NEAR_FLOOR <= c.score < cut][:NEAR_COUNT]
         # Only now are full records read: for what is shown.
-        return Match(event=event, matches=tuple(self._full(c) for c in above), near=tuple(self._full(c) for c in near))
+        return Finding(
+            event=event, matches=tuple(self._full(c) for c in above), near=tuple(self._full(c) for c in near)
+        )
 
     def _full(self, scored: _Scored) -> Candidate:
         record = self.catalog.record(scored.index)

@@ -1,7 +1,7 @@
-"""Frozen dataclasses passed between the pipeline stages: records, events, matches.
+"""Every type passed between the stages: records, events, findings, the report, what was found on this machine.
 
-Not `slots=True`: building slotted dataclasses costs three times as long at import, and every
-run of the command pays for it.
+Frozen dataclasses without `slots=True`: building slotted dataclasses costs three times as long at
+import, and every run of the command pays for it.
 """
 
 from __future__ import annotations
@@ -9,7 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from leafexplain.exitcodes import ExitStatus
+
 Language = Literal["rust", "python", "unknown"]
+Drift = Literal["none", "moved", "changed", "gone", "unknown"]
+VerifyStatus = Literal["ok", "moved", "missing-file", "not-found", "missing-commit"]
+
+# --- records -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,47 @@ class Record:
 
 
 @dataclass(frozen=True)
+class Problem:
+    """A problem found while loading or validating records."""
+
+    path: str
+    message: str
+    line: int | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        what = f"field '{self.field}': {self.message}" if self.field else self.message
+        return f"{where}: {what}"
+
+
+@dataclass(frozen=True)
+class RecordSet:
+    """Records read whole from their files (validate, verify, import), and the problems met on the way."""
+
+    records: tuple[Record, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    sources: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """`verify`: where a record's message stands in a copy of its repository."""
+
+    record: Record
+    status: VerifyStatus
+    found_line: int | None = None
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+# --- events and what explains them ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
 class Frame:
     """One stack frame: where, and in which function."""
 
@@ -97,11 +144,19 @@ class ErrorEvent:
     frames: tuple[Frame, ...] = ()
     user_frame: Frame | None = None
     chained: Literal["cause", "context"] | None = None
-    source: str = ""  # which extractor found it
+    extractor: str = ""  # which extractor found it
     thread: str | None = None
     test: str | None = None
     count: int = 1
     line_number: int = 0  # 1-based line in the input where the event starts
+
+
+@dataclass(frozen=True)
+class Collected:
+    """The events found in one input, identical ones grouped, and how many distinct others were dropped."""
+
+    events: tuple[ErrorEvent, ...] = ()
+    dropped: int = 0
 
 
 @dataclass(frozen=True)
@@ -116,8 +171,8 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Match:
-    """An event with its candidates: `matches` at or above the cut-off, `near` below it."""
+class Finding:
+    """An event and the records that explain it: `matches` at or above the cut-off, `near` below it."""
 
     event: ErrorEvent
     matches: tuple[Candidate, ...] = ()
@@ -128,25 +183,76 @@ class Match:
         return self.matches[0] if self.matches else None
 
 
+# --- what was found on this machine ---------------------------------------------------------------
+
+
 @dataclass(frozen=True)
-class Problem:
-    """A problem found while loading or validating records."""
+class Snippet:
+    """Lines of a local file around one line (the user's frame)."""
 
     path: str
-    message: str
-    line: int | None = None
-    field: str | None = None
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        what = f"field '{self.field}': {self.message}" if self.field else self.message
-        return f"{where}: {what}"
+    line: int
+    start: int  # the line number of lines[0]
+    lines: tuple[str, ...]
+    language: str = "text"
+    note: str = ""  # when the file changed since the run
 
 
 @dataclass(frozen=True)
-class RecordSet:
-    """The loaded records (later sources replace earlier ids) and the problems met on the way."""
+class LibrarySource:
+    """Where a record's message stands in the library installed here, and how that differs from the record."""
 
-    records: tuple[Record, ...] = ()
-    problems: tuple[Problem, ...] = ()
-    sources: tuple[str, ...] = field(default=())
+    path: str
+    version: str | None
+    line: int | None  # None when the message is gone from the file
+    start: int
+    lines: tuple[str, ...]
+    drift: Drift
+    note: str  # the drift in words
+    language: str = "text"
+    url: str | None = None  # the file at the toolchain commit of the backtrace (Rust std)
+
+
+@dataclass(frozen=True)
+class Located:
+    """What was found on this machine for one finding: the user's code, and the library source of each match."""
+
+    user: Snippet | None = None
+    library: tuple[LibrarySource | None, ...] = ()
+
+
+# --- the session's result ------------------------------------------------------------------------
+
+MAX_EVENTS = 1000  # distinct errors explained; of a log with more, the first ones
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one explanation takes on: the cut-off, and bounds on what a huge input can make it hold."""
+
+    threshold: float | None = None  # None: the matcher's own (85)
+    max_events: int = MAX_EVENTS
+    max_event_chars: int = 64 << 20  # the text the kept events hold (messages, frames), all told
+
+
+@dataclass(frozen=True)
+class Report:
+    """The result of one explanation: a finding per event, in input order."""
+
+    findings: tuple[Finding, ...]
+    threshold: float
+    dropped: int = 0  # distinct errors beyond `limits.max_events`, not explained
+    located: tuple[Located, ...] | None = None  # lined up with `findings`; None: not looked up
+    limits: Limits = field(default_factory=Limits)
+
+    @property
+    def exit_status(self) -> ExitStatus:
+        if any(f.matches for f in self.findings):
+            return ExitStatus.EXPLAINED
+        return ExitStatus.NOTHING_MATCHED
+
+    def explained_only(self) -> Report:
+        """The findings a record explains (and what was found for them), for outputs that skip the rest."""
+        keep = [i for i, f in enumerate(self.findings) if f.matches]
+        located = None if self.located is None else tuple(self.located[i] for i in keep)
+        return Report(tuple(self.findings[i] for i in keep), self.threshold, self.dropped, located, self.limits)

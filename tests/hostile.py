@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rich.console import Console
-
+from leafexplain.env import Environment
+from leafexplain.render.console import make_console
 from leafexplain.render.rich_view import print_views
 from tests.conftest import leafexplain_command
 
@@ -76,8 +76,5 @@ def run_measured(path: Path, env: dict[str, str], *args: str) -> tuple[int, int,
 def render_rich(views: list, color: bool) -> str:
     """Views as the rich renderer writes them, with colour (and hyperlinks) or without."""
     buffer = io.StringIO()
-    console = Console(
-        file=buffer, width=80, force_terminal=color, color_system="truecolor" if color else None, markup=False
-    )
-    print_views(console, views)
+    print_views(make_console(Environment(stdout=buffer, width=80), "always" if color else "never", None), views)
     return buffer.getvalue()

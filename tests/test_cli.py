@@ -1,4 +1,4 @@
-"""The command as a user drives it: inputs, exit codes, formats, errors, pipes."""
+"""The command as a user drives it: inputs, exit codes, formats, errors, pipes (in-process but for the pipe)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import subprocess
 from pathlib import Path
 
 from leafexplain import __version__
-from tests.conftest import OUTPUTS, SEED_ID, SEED_SLUG, leafexplain_command
+from tests.conftest import LEAF, SEED_FILE, SEED_ID, SEED_SLUG, leafexplain_command, make_record
 
-LEAF = OUTPUTS / "rust" / "cargo-run-leaf.txt"
 ESCAPE = re.compile(r"\x1b")
 
 
@@ -121,23 +120,9 @@ def test_show_list_search(cli) -> None:
 
 def test_validate_names_the_broken_file_and_field(cli, tmp_path: Path) -> None:
     good = tmp_path / "good.json"
-    good.write_bytes(
-        (Path(__file__).resolve().parents[1] / "records" / "tracel-ai" / "burn" / f"{SEED_SLUG}.json").read_bytes()
-    )
+    good.write_bytes(SEED_FILE.read_bytes())
     broken = tmp_path / "broken.json"
-    broken.write_text(
-        json.dumps(
-            {
-                "record": {
-                    "id": "ff",
-                    "repo": "a/b",
-                    "errorMessage": "x y z w",
-                    "messagePattern": "x y z w",
-                    "lineNumber": "12",
-                }
-            }
-        )
-    )
+    broken.write_text(json.dumps({"record": make_record("ff", "x y z w", repo="a/b", lineNumber="12")}))
     result = cli("validate", str(tmp_path))
     assert result.returncode == 1
     assert "broken.json" in result.stdout and "lineNumber" in result.stdout
@@ -162,23 +147,8 @@ def test_closed_pipe_is_quiet() -> None:
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
 
 
-def test_no_input_on_a_terminal_is_a_usage_error(tmp_path: Path) -> None:
-    # A pseudo-terminal on stdin: nothing piped, no text given.
-    import os
-    import pty
-
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execvp(leafexplain_command()[0], [*leafexplain_command()])
-    output = b""
-    while True:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        output += chunk
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 2
-    assert b"no input" in output
+def test_no_input_on_a_terminal_is_a_usage_error(cli) -> None:
+    # A terminal on stdin: nothing piped, no text given.
+    for args in ((), ("--format", "json"), ("explain",)):
+        result = cli(*args, tty=True)
+        assert result.returncode == 2 and "no input" in result.stderr and "Usage: leafexplain" in result.stderr

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SEED_ID, clean_env, run_cli
+from tests.conftest import ROOT, SEED_ID, Isolated, run_in_process
 
 COMPLETIONS = ROOT / "completions"
 SCRIPTS = {
@@ -53,7 +53,7 @@ def need(shell: str) -> None:
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     """A user with the record lists in the cache, no configuration, a folder with one file."""
-    environ = clean_env(tmp_path, HOME=str(tmp_path / "home"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    environ = Isolated(tmp_path, HOME=str(tmp_path / "home"), XDG_CONFIG_HOME=str(tmp_path / "config")).environ
     lists = Path(environ["XDG_CACHE_HOME"]) / "leafexplain" / "complete"
     lists.mkdir(parents=True)
     for kind, values in LISTS.items():
@@ -201,7 +201,7 @@ def test_bash_falls_back_to_leafexplain_without_the_lists(bare_env: dict[str, st
     (lists / "ids.txt").write_text("cafe000000000001\n", encoding="utf-8")
     assert bash_complete("leafexplain show ca", bare_env) == [
         "cafe000000000001",
-        *[s for s in run_cli("__complete", "slugs", env=bare_env).stdout.split() if s.startswith("ca")],
+        *[s for s in run_in_process("__complete", "slugs", environ=bare_env).stdout.split() if s.startswith("ca")],
     ]
 
 
@@ -360,10 +360,14 @@ def test_without_the_lists_each_shell_asks_leafexplain_and_writes_nothing(bare_e
 
 def test_the_lists_the_record_index_writes_are_what_the_scripts_read(bare_env: dict[str, str]) -> None:
     need("bash")
-    assert run_cli("list", "--format", "json", env=bare_env).returncode == 0  # builds the index, writes the lists
+    assert (
+        run_in_process("list", "--format", "json", environ=bare_env).returncode == 0
+    )  # builds the index, writes the lists
     lists = Path(bare_env["XDG_CACHE_HOME"]) / "leafexplain" / "complete"
     for kind in LISTS:
-        assert (lists / f"{kind}.txt").read_text(encoding="utf-8") == run_cli("__complete", kind, env=bare_env).stdout
+        assert (lists / f"{kind}.txt").read_text(encoding="utf-8") == run_in_process(
+            "__complete", kind, environ=bare_env
+        ).stdout
     assert bash_complete("leafexplain show 7455", bare_env) == [SEED_ID]
     assert bash_complete("leafexplain list --repo tracel", bare_env) == ["tracel-ai/burn"]
 
@@ -435,16 +439,16 @@ def test_powershell_completes_in_pwsh(env: dict[str, str]) -> None:
 
 def test_completion_show_prints_each_script(env: dict[str, str]) -> None:
     for shell, name in SCRIPTS.items():
-        done = run_cli("completion", "show", shell, env=env)
+        done = run_in_process("completion", "show", shell, environ=env)
         assert done.returncode == 0, done.stderr
         assert done.stdout == (COMPLETIONS / name).read_text(encoding="utf-8")
-    bad = run_cli("completion", "show", "tcsh", env=env)
+    bad = run_in_process("completion", "show", "tcsh", environ=env)
     assert bad.returncode == 2 and bad.stdout == "" and "tcsh" in bad.stderr
 
 
 def test_completion_install_bash_then_bash_completes_from_there(env: dict[str, str]) -> None:
     need("bash")
-    done = run_cli("completion", "install", env={**env, "SHELL": "/bin/bash"})
+    done = run_in_process("completion", "install", environ={**env, "SHELL": "/bin/bash"})
     assert done.returncode == 0, done.stderr
     target = Path(env["XDG_DATA_HOME"]) / "bash-completion" / "completions" / "leafexplain"
     assert target.read_bytes() == (COMPLETIONS / SCRIPTS["bash"]).read_bytes()
@@ -453,20 +457,20 @@ def test_completion_install_bash_then_bash_completes_from_there(env: dict[str, s
 
 
 def test_completion_install_zsh_says_how_to_load_it(env: dict[str, str]) -> None:
-    done = run_cli("completion", "install", env={**env, "SHELL": "/usr/bin/zsh"})
+    done = run_in_process("completion", "install", environ={**env, "SHELL": "/usr/bin/zsh"})
     assert done.returncode == 0, done.stderr
     target = Path(env["HOME"]) / ".zfunc" / "_leafexplain"
     assert target.read_bytes() == (COMPLETIONS / SCRIPTS["zsh"]).read_bytes()
     assert f"installed zsh completion: {target}" in done.stderr
     assert "fpath=(~/.zfunc $fpath)" in done.stderr and "compinit" in done.stderr
     (Path(env["HOME"]) / ".zshrc").write_text("fpath=(~/.zfunc $fpath)\nautoload -Uz compinit && compinit\n")
-    again = run_cli("completion", "install", "zsh", env=env)
+    again = run_in_process("completion", "install", "zsh", environ=env)
     assert again.returncode == 0 and "fpath=" not in again.stderr
 
 
 def test_completion_install_fish_then_fish_finds_it_alone(env: dict[str, str]) -> None:
     need("fish")
-    done = run_cli("completion", "install", env={**env, "SHELL": "/usr/bin/fish"})
+    done = run_in_process("completion", "install", environ={**env, "SHELL": "/usr/bin/fish"})
     assert done.returncode == 0, done.stderr
     target = Path(env["XDG_CONFIG_HOME"]) / "fish" / "completions" / "leafexplain.fish"
     assert target.read_bytes() == (COMPLETIONS / SCRIPTS["fish"]).read_bytes()
@@ -481,13 +485,7 @@ def test_completion_install_powershell_dot_sources_it_from_the_profile_once(env:
     profile.parent.mkdir(parents=True)
     profile.write_text("Set-PSReadLineOption -EditMode Emacs", encoding="utf-8")
     for _ in range(2):
-        done = subprocess.run(
-            [sys.executable, "-m", "leafexplain", "completion", "install", "powershell"],
-            env=no_pwsh,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = run_in_process("completion", "install", "powershell", environ=no_pwsh)
         assert done.returncode == 0, done.stderr
     target = profile.parent / "leafexplain-completion.ps1"
     assert target.read_bytes() == (COMPLETIONS / SCRIPTS["powershell"]).read_bytes()
@@ -496,14 +494,14 @@ def test_completion_install_powershell_dot_sources_it_from_the_profile_once(env:
 
 
 def test_completion_install_without_a_known_shell_asks_for_one(env: dict[str, str]) -> None:
-    done = run_cli("completion", "install", env={**env, "SHELL": "/bin/sh"})
+    done = run_in_process("completion", "install", environ={**env, "SHELL": "/bin/sh"})
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("leafexplain: cannot tell your shell from $SHELL (/bin/sh)")
     assert not any(Path(env["HOME"]).iterdir())
 
 
 def test_detect_shell_reads_shell_names() -> None:
-    from leafexplain.completion import Shell, detect_shell
+    from leafexplain.integrations.shells import Shell, detect_shell
 
     assert detect_shell({"SHELL": "/usr/local/bin/zsh"}) is Shell.zsh
     assert detect_shell({"SHELL": "/opt/homebrew/bin/fish"}) is Shell.fish
@@ -512,15 +510,7 @@ def test_detect_shell_reads_shell_names() -> None:
     assert detect_shell({"SHELL": "/bin/dash"}) is None
 
 
-def test_wheel_carries_the_scripts_and_completion_show_finds_them(tmp_path: Path) -> None:
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path / "dist"), str(ROOT)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert built.returncode == 0, built.stderr[-2000:]
-    [wheel] = (tmp_path / "dist").glob("leafexplain-*.whl")
+def test_wheel_carries_the_scripts_and_completion_show_finds_them(tmp_path: Path, wheel: Path) -> None:
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(site)
@@ -530,7 +520,7 @@ def test_wheel_carries_the_scripts_and_completion_show_finds_them(tmp_path: Path
         assert (site / "leafexplain" / "_completions" / name).read_bytes() == (COMPLETIONS / name).read_bytes()
     shown = subprocess.run(
         [sys.executable, "-m", "leafexplain", "completion", "show", "fish"],
-        env={**clean_env(tmp_path), "PYTHONPATH": str(site)},
+        env={**Isolated(tmp_path).environ, "PYTHONPATH": str(site)},
         cwd=elsewhere,
         capture_output=True,
         text=True,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from leafexplain.extract import extract_events
-from leafexplain.sources import normalize
+from leafexplain.text import normalize
 from tests.conftest import OUTPUTS
 
 SEED = "Can't convert a non leaf tensor into a tracked tensor"

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import pytest
 
-from leafexplain.fastpath import parse_explain
-from tests.conftest import OUTPUTS, ROOT
+from leafexplain.cli.router import parse_explain
+from tests.conftest import LEAF, ROOT
 from tests.test_render import stable
-
-LEAF = str(OUTPUTS / "rust" / "cargo-run-leaf.txt")
 
 
 def test_option_table_matches_the_app() -> None:
@@ -21,7 +18,7 @@ def test_option_table_matches_the_app() -> None:
     import make_cli_table
 
     assert make_cli_table.formatted(make_cli_table.render()) == make_cli_table.TARGET.read_text(encoding="utf-8"), (
-        "leafexplain/_cli_table.py is out of date: run python tools/make_cli_table.py"
+        "leafexplain/cli/_table.py is out of date: run python tools/make_cli_table.py"
     )
 
 
@@ -62,13 +59,13 @@ def test_anything_unusual_goes_to_the_full_cli(args: list[str]) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ["--format", "json", "--file", LEAF],
-        ["--format", "plain", "--width", "80", "--all", "--file", LEAF],
-        ["--format", "markdown", "--no-source", "--file", LEAF],
-        ["--format", "rich", "--color", "always", "--width", "90", "--full", "--file", LEAF],
+        ["--format", "json", "--file", str(LEAF)],
+        ["--format", "plain", "--width", "80", "--all", "--file", str(LEAF)],
+        ["--format", "markdown", "--no-source", "--file", str(LEAF)],
+        ["--format", "rich", "--color", "always", "--width", "90", "--full", "--file", str(LEAF)],
         ["--format", "json", "RefCell", "already", "borrowed"],
         ["--format", "json", "--file", "/nonexistent/file.log"],
-        ["--format", "json", "--root", "/nonexistent-root", "--file", LEAF],
+        ["--format", "json", "--root", "/nonexistent-root", "--file", str(LEAF)],
     ],
 )
 def test_fast_and_full_paths_give_the_same_output(args: list[str], cli) -> None:
@@ -77,25 +74,27 @@ def test_fast_and_full_paths_give_the_same_output(args: list[str], cli) -> None:
     assert (fast.returncode, stable(fast.stdout), fast.stderr) == (full.returncode, stable(full.stdout), full.stderr)
 
 
-def test_piped_stdin() -> None:
-    with open(LEAF, "rb") as handle:
-        data = handle.read()
-    piped = subprocess.run([sys.executable, "-m", "leafexplain", "--format", "json"], input=data, capture_output=True)
+def test_piped_stdin_to_python_m_leafexplain() -> None:
+    """`python -m leafexplain` is the command, in a process of its own reading a real pipe."""
+    piped = subprocess.run(
+        [sys.executable, "-m", "leafexplain", "--format", "json"], input=LEAF.read_bytes(), capture_output=True
+    )
     assert piped.returncode == 0 and b"745587749477e02c" in piped.stdout
 
 
-def test_root_help_is_what_the_full_cli_prints(tmp_path) -> None:
+def test_root_help_is_what_the_full_cli_prints(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    import typer
+
+    from leafexplain.cli.app import app
+    from leafexplain.cli.guard import invoke_click
+    from tests.conftest import MockEnvironment
+
     for columns in ("80", "132"):
-        env = {**os.environ, "COLUMNS": columns}
-        fast = subprocess.run([sys.executable, "-m", "leafexplain", "--help"], env=env, capture_output=True, text=True)
-        full = subprocess.run(
-            [sys.executable, "-c", "from leafexplain.cli import main; main(['--help'])"],
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        assert fast.stdout == full.stdout and fast.returncode == full.returncode == 0
-    narrow = subprocess.run(
-        [sys.executable, "-m", "leafexplain", "-h"], env={**os.environ, "COLUMNS": "60"}, capture_output=True, text=True
-    )
+        monkeypatch.setenv("COLUMNS", columns)  # click lays its help out to the terminal it sees
+        fast = cli("--help", extra_env={"COLUMNS": columns})
+        full = MockEnvironment({**cli.environ, "COLUMNS": columns})
+        assert invoke_click(typer.main.get_command(app), ["--help"], full) == fast.returncode == 0
+        assert fast.stdout == full.out.getvalue().decode()
+    monkeypatch.setenv("COLUMNS", "60")
+    narrow = cli("-h", extra_env={"COLUMNS": "60"})
     assert narrow.returncode == 0 and max(len(line) for line in narrow.stdout.splitlines()) <= 60

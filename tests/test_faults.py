@@ -18,17 +18,19 @@ from typing import BinaryIO
 
 import pytest
 
-import leafexplain.index as index
-from leafexplain.index import MAGIC, decode, index_path, open_catalog, sealed
-from leafexplain.records import record_sources
-from tests.conftest import OUTPUTS, SEED_ID, clean_env, leafexplain_command
+import leafexplain.records.index as index
+from leafexplain.env import Environment
+from leafexplain.records import open_catalog
+from leafexplain.records.files import record_paths
+from leafexplain.records.index import index_path
+from leafexplain.records.index_file import MAGIC, decode, sealed
+from tests.conftest import LEAF, SEED_ID, Isolated, leafexplain_command, make_record
 
-LEAF = OUTPUTS / "rust" / "cargo-run-leaf.txt"
-BUNDLED_COUNT = len(open_catalog(environ={}, use_cache=False))
+BUNDLED_COUNT = len(open_catalog(configured=False, use_cache=False))
 
 
-def environ(tmp: Path, cache: Path | None = None) -> dict[str, str]:
-    return {"XDG_CACHE_HOME": str(cache or tmp / "cache"), "XDG_DATA_HOME": str(tmp / "data")}
+def environ(tmp: Path) -> dict[str, str]:
+    return Isolated(tmp).environ
 
 
 def seed_answer(result: subprocess.CompletedProcess[str]) -> str:
@@ -37,12 +39,8 @@ def seed_answer(result: subprocess.CompletedProcess[str]) -> str:
 
 def write_many_records(folder: Path, count: int) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    pattern = "widget {} broke"
-    lines = (
-        json.dumps({"id": f"{n:016x}", "repo": "a/b", "errorMessage": f"widget {n} broke", "messagePattern": pattern})
-        for n in range(count)
-    )
-    (folder / "many.jsonl").write_text("\n".join(lines) + "\n")
+    records = (make_record(f"{n:016x}", f"widget {n} broke", messagePattern="widget {} broke") for n in range(count))
+    (folder / "many.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
 
 
 def temporaries(cache: Path) -> list[Path]:
@@ -71,7 +69,7 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path, args: tupl
         ["bash", "-c", f'{command} | head -n 1; echo "status ${{PIPESTATUS[0]}}" >&2'],
         capture_output=True,
         text=True,
-        env=clean_env(tmp_path, PYTHONUNBUFFERED="1"),  # where Python's own stdout would drop the rest unsaid
+        env=Isolated(tmp_path, PYTHONUNBUFFERED="1").environ,  # where Python's own stdout would drop the rest unsaid
         timeout=120,
     )
     assert len(done.stdout.splitlines()) == 1
@@ -101,7 +99,7 @@ def blocked_on_a_fifo(tmp_path: Path, *args: str) -> Iterator[subprocess.Popen[b
         [*leafexplain_command(), "--file", str(fifo), *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=clean_env(tmp_path),
+        env=Isolated(tmp_path).environ,
     )
     try:
         with open_writer(fifo, proc) as writer:
@@ -130,7 +128,7 @@ def test_sigpipe_sent_on_its_own_is_ignored_and_the_run_completes(tmp_path: Path
         [*leafexplain_command(), "--file", str(fifo), "--format", "json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=clean_env(tmp_path),
+        env=Isolated(tmp_path).environ,
     )
     try:
         with open_writer(fifo, proc) as writer:
@@ -252,7 +250,7 @@ def test_write_faults_injected_give_one_warning_no_leftovers_and_the_right_catal
 def built(tmp_path: Path) -> tuple[Path, bytes, dict[str, str]]:
     env = environ(tmp_path)
     open_catalog(environ=env)
-    path = index_path(record_sources(environ=env), env)
+    path = index_path(record_paths(environ=env), env)
     return path, path.read_bytes(), env
 
 
@@ -262,7 +260,8 @@ def check_rebuilt(path: Path, env: dict[str, str], expect_warning: bool) -> None
     assert len(catalog) == BUNDLED_COUNT and catalog.record(list(catalog.ids).index(SEED_ID)).id == SEED_ID
     assert len(warnings) == (1 if expect_warning else 0), warnings
     decode(path.read_bytes())  # a good index again
-    assert open_catalog(environ=env, warn=warnings.append) is not None and len(warnings) <= 1
+    again: list[str] = []
+    assert len(open_catalog(environ=env, warn=again.append)) == BUNDLED_COUNT and again == [], "used as it is now"
 
 
 def test_a_truncated_index_is_rebuilt_with_one_warning(tmp_path: Path) -> None:
@@ -386,7 +385,7 @@ def test_a_damaged_index_through_the_command_line(cli, tmp_path: Path) -> None:
 def test_a_record_file_changed_after_the_index_check_is_read_afresh(tmp_path: Path) -> None:
     folder = tmp_path / "recs"
     folder.mkdir()
-    record = {"id": "00000000000000aa", "repo": "a/b", "errorMessage": "widget broke", "messagePattern": "widget broke"}
+    record = make_record("00000000000000aa", "widget broke")
     (folder / "r.json").write_text(json.dumps(record))
     catalog = open_catalog([str(folder)], bundled=False, environ=environ(tmp_path))
     (folder / "r.json").write_text(" " * 50 + json.dumps({**record, "documentation": "moved"}))  # offsets change
@@ -398,7 +397,7 @@ def test_a_record_file_changed_after_the_index_check_is_read_afresh(tmp_path: Pa
 
 def test_processes_building_the_index_at_once_all_answer_right(tmp_path: Path) -> None:
     write_many_records(tmp_path / "data" / "leafexplain" / "records", 20_000)
-    env = clean_env(tmp_path)
+    env = Isolated(tmp_path).environ
     procs = [
         subprocess.Popen(
             [*leafexplain_command(), "--format", "json", "--file", str(LEAF)],
@@ -417,18 +416,15 @@ def test_processes_building_the_index_at_once_all_answer_right(tmp_path: Path) -
     assert len(open_catalog(environ=environ(tmp_path))) == BUNDLED_COUNT + 20_000
 
 
-def test_an_internal_error_quoting_hostile_text_stays_one_printable_line(capsys: pytest.CaptureFixture[str]) -> None:
-    from leafexplain.guard import run_guarded
+def test_an_internal_error_quoting_hostile_text_stays_one_printable_line() -> None:
+    from leafexplain.cli.guard import run_guarded
 
     def buggy() -> int:
         raise ValueError("bad \x1b]52;c;eA==\x07 \x1b[2J\nsecond line")
 
-    before = signal.getsignal(signal.SIGTERM)
-    try:
-        assert run_guarded(buggy) == 70
-    finally:
-        signal.signal(signal.SIGTERM, before)
-    err = capsys.readouterr().err
+    env = Environment()
+    assert run_guarded(buggy, env) == 70
+    err = env.stderr.getvalue()  # type: ignore[attr-defined]
     assert err.count("\n") == 1 and "\x1b" not in err and "\\x1b]52" in err
 
 
@@ -436,7 +432,7 @@ def test_stdout_closed_before_the_start_is_a_quiet_end(tmp_path: Path) -> None:
     done = subprocess.run(
         [*leafexplain_command(), "--format", "plain", "--file", str(LEAF)],
         stderr=subprocess.PIPE,
-        env=clean_env(tmp_path),
+        env=Isolated(tmp_path).environ,
         timeout=60,
         preexec_fn=lambda: os.close(1),
     )

@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from tests.conftest import clean_env
+from tests.conftest import Isolated
 
 EXPLAINED = "What it means"
 JSON_RECORD = "expecting-value-line-1-column-1-char-0"
@@ -18,7 +18,7 @@ def run_script(tmp: Path, body: str, *, install: str = "") -> subprocess.Complet
     script = tmp / "script.py"
     script.write_text(textwrap.dedent(install) + textwrap.dedent(body))
     return subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=clean_env(tmp), cwd=tmp, timeout=60
+        [sys.executable, str(script)], capture_output=True, text=True, env=Isolated(tmp).environ, cwd=tmp, timeout=60
     )
 
 
@@ -62,7 +62,7 @@ def test_unknown_error_prints_just_the_traceback(tmp_path: Path) -> None:
 
 
 def test_internal_failure_still_prints_the_traceback(tmp_path: Path) -> None:
-    broken = "import leafexplain.hook, leafexplain.api as api; api.load_matcher = lambda *a, **k: 1 / 0\n"
+    broken = "import leafexplain.hook, leafexplain.session as s; s.load_matcher = lambda *a, **k: 1 / 0\n"
     plain = run_script(tmp_path, JSON_ERROR, install=WITHOUT)
     hooked = run_script(tmp_path, JSON_ERROR, install=broken)
     assert hooked.stderr == plain.stderr
@@ -104,4 +104,7 @@ def test_importing_leafexplain_stays_cheap() -> None:
         "print(sorted(m for m in after - before if m.startswith(('leafexplain', 'rich', 'typer', 'rapidfuzz'))))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["['leafexplain']", "['leafexplain.hook']"]
+    assert out.splitlines() == [
+        "['leafexplain', 'leafexplain.version']",
+        "['leafexplain.hook', 'leafexplain.integrations', 'leafexplain.integrations.hook']",
+    ]

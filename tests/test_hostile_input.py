@@ -14,9 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import leafexplain.bounded as bounded
-from leafexplain.stream import MAX_LINE_BYTES, WindowScanner, windows
-from tests.conftest import SEED_ID, leafexplain_command
+from leafexplain.intake import stream
+from leafexplain.intake.collect import collect, event_chars
+from leafexplain.intake.stream import MAX_LINE_BYTES, WindowScanner, windows
+from leafexplain.models import MAX_EVENTS, Limits
+from tests.conftest import ROOT, SEED_ID, Isolated, leafexplain_command
 from tests.hostile import ESCAPES, HOSTILE, PEAK_LIMIT_KB, assert_terminal_safe, run_measured
 
 GRAD = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"
@@ -128,9 +130,7 @@ def write_big(path: Path, head: bytes, fill: bytes, size: int, tail: bytes) -> N
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    from tests.conftest import clean_env
-
-    return clean_env(tmp_path)
+    return Isolated(tmp_path).environ
 
 
 def test_a_single_line_larger_than_memory_allows_is_cut_not_held(tmp_path: Path, env: dict[str, str]) -> None:
@@ -177,9 +177,11 @@ def test_a_large_log_is_scanned_in_bounded_memory_and_every_error_found(tmp_path
         "one-error-then-silence",
     ],
 )
-def test_the_scanner_never_holds_more_than_a_few_windows(case: str) -> None:
+def test_the_scanner_never_holds_more_than_a_few_windows(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever the shape of 64 MB of input, the bytes held at once stay bounded (in-process).
-    A log where every line is an error is scanned line by line in Python: 6 MB of it suffice."""
+
+    A log where every line is an error is scanned line by line in Python: there the window's bound
+    is lowered to 128 KB, so that 1.5 MB of such a log show that windows are cut to it and let go."""
     if case == "one-error-then-silence":  # the window around the error must not hold the log after it
         scanner = WindowScanner()
         found = scanner.feed(b"thread 'main' panicked at x.rs:1:1:\nboom\n")
@@ -203,15 +205,20 @@ def test_the_scanner_never_holds_more_than_a_few_windows(case: str) -> None:
     held = 0
     text_out = 0
     chunk = piece * max(1, (256 << 10) // len(piece))
-    total = (6 if case == "every-line-an-error" else 64) << 20
+    total, held_limit, text_limit = 64 << 20, 16 << 20, 8 << 20
+    if case == "every-line-an-error":
+        window = 128 << 10
+        monkeypatch.setattr(stream, "MAX_WINDOW_BYTES", window)
+        scanner = WindowScanner(whole_input_bytes=window)
+        total, held_limit, text_limit = 3 << 19, 4 * window, window
     for _ in range(total // len(chunk)):
         for window in scanner.feed(chunk):
             text_out = max(text_out, len(window.text))
         held = max(held, len(scanner.buf) + (len(scanner.long_line.current) if scanner.long_line else 0))
     for window in [*scanner.feed(end), *scanner.close()]:
         text_out = max(text_out, len(window.text))
-    assert held < 16 << 20, f"{held >> 20} MB held"
-    assert text_out < 8 << 20, f"a window of {text_out >> 20} MB"
+    assert held < held_limit, f"{held >> 10} KB held"
+    assert text_out <= text_limit, f"a window of {text_out >> 10} KB"
 
 
 def test_a_window_around_an_error_among_long_lines_stays_small() -> None:
@@ -258,17 +265,16 @@ def test_a_cut_line_keeps_what_a_terminal_shows_of_its_start(parts: list[bytes],
     assert got == want
 
 
-def test_a_log_of_distinct_errors_keeps_the_first_ones_and_says_how_many_more(cli, monkeypatch) -> None:
+def test_a_log_of_distinct_errors_keeps_the_first_ones_and_says_how_many_more(cli) -> None:
     """Millions of distinct errors would be millions of events: the first 1000 are explained."""
-    lines = "".join(f"ValueError: value {n} is not valid\n" for n in range(bounded.MAX_EVENTS + 150))
+    lines = "".join(f"ValueError: value {n} is not valid\n" for n in range(MAX_EVENTS + 150))
     result = cli("--format", "json", input=lines)
-    assert len(json.loads(result.stdout)["events"]) == bounded.MAX_EVENTS
+    assert len(json.loads(result.stdout)["events"]) == MAX_EVENTS
     assert "150 more errors were not explained" in result.stderr
     # and the text the kept events hold is bounded too
-    monkeypatch.setattr(bounded, "MAX_EVENT_CHARS", 2000)
     many = [f"ValueError: {'v' * 300} {n}\n".encode() for n in range(20)]
-    events, dropped = bounded.collect_events(many)
-    assert sum(map(bounded.event_chars, events)) <= 2000 and dropped == 20 - len(events) > 0
+    collected = collect(many, Limits(max_event_chars=2000))
+    assert sum(map(event_chars, collected.events)) <= 2000 and collected.dropped == 20 - len(collected.events) > 0
 
 
 def test_run_passes_the_childs_output_through_and_explains_it_cleanly(tmp_path: Path, env: dict[str, str]) -> None:
@@ -297,8 +303,6 @@ def test_run_passes_the_childs_output_through_and_explains_it_cleanly(tmp_path: 
 
 
 def test_the_seed_still_matches_through_escape_noise(cli) -> None:
-    from tests.conftest import ROOT
-
     panic = (ROOT / "examples" / "burn-panic.txt").read_text()
     noisy = "\n".join([HOSTILE, "\x1b]0;unterminated title", panic, HOSTILE, "\x1bP never closed"])
     result = cli("--format", "json", input=noisy.encode("utf-8", "surrogatepass"))

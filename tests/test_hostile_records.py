@@ -13,15 +13,17 @@ from pathlib import Path
 import pytest
 
 from leafexplain.models import Record
-from leafexplain.patterns import compile_pattern
 from leafexplain.records import load_paths
+from leafexplain.records.patterns import compile_pattern
+from leafexplain.records.schema import validate_record
 from leafexplain.render.document import MAX_ITEMS, MAX_TEXT_CHARS, REFUSED_LINK, record_view
-from leafexplain.render.plain import render_markdown, render_plain
-from leafexplain.schema import validate_record
-from tests.conftest import RECORDS, SEED_ID, SEED_SLUG, leafexplain_command
+from leafexplain.render.markdown import render_markdown
+from leafexplain.render.plain import render_plain
+from tests.conftest import SEED_ID, Isolated, make_record, seed_record
+from tests.conftest import write_records as write
 from tests.hostile import VALID_HOSTILE, assert_terminal_safe, render_rich
 
-SEED = json.loads((RECORDS / "tracel-ai" / "burn" / f"{SEED_SLUG}.json").read_text())["record"]
+SEED = seed_record()
 MESSAGE = "Widget frobnication failed for gadget 7"
 PROSE = [
     "documentation",
@@ -40,32 +42,20 @@ PROSE = [
 
 
 def record(record_id: str = "00000000000000aa", message: str = MESSAGE, **fields: object) -> dict[str, object]:
-    data: dict[str, object] = {
-        "id": record_id,
-        "repo": "acme/widgets",
-        "errorMessage": message,
+    """A record of the factory, with a placeholder where the message has its number, a line and a link."""
+    defaults: dict[str, object] = {
         "messagePattern": message.replace("7", "{}"),
-        "errorType": "panic",
         "lineNumber": 3,
         "sourceCodeStart": 1,
         "githubUrl": "https://github.com/acme/widgets/blob/" + "a" * 40 + "/src/lib.rs#L1-L9",
     }
-    data.update(fields)
-    return data
+    return make_record(record_id, message, **{**defaults, **fields})
 
 
 def hostile_record(**fields: object) -> dict[str, object]:
     prose = {name: f"{name} says {VALID_HOSTILE} [bold red]literal[/bold red]" for name in PROSE}
     lists = {name: [f"{name} {VALID_HOSTILE}"] * 3 for name in ("solutions", "preventionTips")}
     return record(**{**prose, **lists, **fields})
-
-
-def write(folder: Path, name: str, *records: dict[str, object]) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    text = "".join(json.dumps(r) + "\n" for r in records) if name.endswith(".jsonl") else json.dumps(records[0])
-    path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    return path
 
 
 PANIC = f"thread 'main' panicked at src/main.rs:1:5:\n{MESSAGE}\n"
@@ -235,7 +225,6 @@ def test_malformed_records_are_clear_problems_and_the_rest_loads(tmp_path: Path)
 def test_two_gigabyte_record_files_are_refused_and_the_rest_loads(tmp_path: Path) -> None:
     """Sparse files: 2 GB on paper, nothing on disk. The .json is refused by its size; the .jsonl
     line, 2 GB without a newline, is skipped in pieces, never held (peak memory stays small)."""
-    from tests.conftest import clean_env
     from tests.hostile import PEAK_LIMIT_KB, run_measured
 
     folder = tmp_path / "recs"
@@ -245,7 +234,7 @@ def test_two_gigabyte_record_files_are_refused_and_the_rest_loads(tmp_path: Path
             handle.truncate(2 << 30)
     (tmp_path / "panic.txt").write_text(PANIC)
     code, peak, stdout, stderr = run_measured(
-        tmp_path / "panic.txt", clean_env(tmp_path), "--records", str(folder), "--format", "json"
+        tmp_path / "panic.txt", Isolated(tmp_path).environ, "--records", str(folder), "--format", "json"
     )
     assert code == 0 and json.loads(stdout)["events"][0]["matches"][0]["id"] == "00000000000000aa"
     assert "huge.json: 2147483648 bytes is too large for a record file" in stderr
@@ -276,7 +265,8 @@ def test_a_backtracking_pattern_in_a_record_does_not_hang_explain(cli, tmp_path:
     folder = tmp_path / "recs"
     write(folder, "evil.json", record(message="aaaa", messagePattern="{}a{}a{}a{}a{}a{}a{}a{}a{}a{}a{}a{}b"))
     text = "thread 'main' panicked at src/main.rs:1:5:\n" + "a" * 8000 + "\n"
-    result = cli("--records", str(folder), "--no-bundled", "--format", "json", input=text)  # the timeout guards
+    # A process of its own: its timeout guards the suite against a matcher that backtracks for ever.
+    result = cli.process("--records", str(folder), "--no-bundled", "--format", "json", input=text)
     assert result.returncode == 1 and "Traceback" not in result.stderr
 
 
@@ -288,17 +278,15 @@ def tree(root: Path) -> set[str]:
 
 
 @pytest.fixture
-def sandbox(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+def sandbox(tmp_path: Path) -> tuple[Path, Path, Isolated]:
     """A data folder inside a sandbox: anything written outside the records folder shows."""
-    from tests.conftest import clean_env
-
     sandbox = tmp_path / "sandbox"
-    records = sandbox / "data" / "leafexplain" / "records"
-    return sandbox, records, clean_env(tmp_path, XDG_DATA_HOME=str(sandbox / "data"))
+    user = Isolated(tmp_path, XDG_DATA_HOME=str(sandbox / "data"))
+    return sandbox, user.records, user
 
 
-def run_import(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*leafexplain_command(), "import", *args], capture_output=True, text=True, env=env)
+def run_import(user: Isolated, *args: str) -> subprocess.CompletedProcess[str]:
+    return user("import", *args)
 
 
 def test_import_never_writes_outside_the_records_folder(tmp_path: Path, sandbox) -> None:

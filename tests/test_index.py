@@ -6,20 +6,19 @@ import json
 import os
 from pathlib import Path
 
-from leafexplain.catalog import catalog_from_records
 from leafexplain.extract import extract_events
-from leafexplain.index import index_path, open_catalog
 from leafexplain.match import Matcher
 from leafexplain.models import ErrorEvent
-from leafexplain.records import load_records, record_sources
-from tests.conftest import OUTPUTS, SEED_ID
-
-LEAF = OUTPUTS / "rust" / "cargo-run-leaf.txt"
+from leafexplain.records import load_records, open_catalog
+from leafexplain.records.catalog import catalog_from_records
+from leafexplain.records.files import record_paths
+from leafexplain.records.index import index_path
+from tests.conftest import LEAF, OUTPUTS, SEED_ID, Isolated, make_record
 
 
 def sample_events() -> list[ErrorEvent]:
     """Every record's own message, drifted wordings, unknown errors, and real outputs."""
-    records = load_records(environ={}).records
+    records = load_records(configured=False).records
     events = [ErrorEvent(language=r.language, error_type=r.errorClass, message=r.errorMessage) for r in records]
     events += [
         ErrorEvent(language="rust", error_type="panic", message=m)
@@ -39,7 +38,7 @@ def answers(matcher: Matcher, events: list[ErrorEvent]) -> list[list[tuple[str, 
 
 
 def test_index_gives_the_same_matches_as_a_full_scan(tmp_path: Path) -> None:
-    environ = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    environ = Isolated(tmp_path).environ
     open_catalog(environ=environ)  # builds and saves the index
     from_disk = open_catalog(environ=environ)  # reads it back
     in_memory = catalog_from_records(load_records(environ=environ).records)
@@ -51,14 +50,13 @@ def test_index_gives_the_same_matches_as_a_full_scan(tmp_path: Path) -> None:
 
 def write_record(path: Path, record_id: str, message: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    record = {"id": record_id, "repo": "acme/widgets", "errorMessage": message, "messagePattern": message}
-    path.write_text(json.dumps({"record": {**record, "errorType": "panic"}}))
+    path.write_text(json.dumps({"record": make_record(record_id, message)}))
 
 
 def test_changed_added_and_removed_files_rebuild_the_index(tmp_path: Path) -> None:
     folder = tmp_path / "records"
     write_record(folder / "a.json", "0a", "widget alpha failed to start")
-    environ = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    environ = Isolated(tmp_path).environ
     builds: list[int] = []
 
     def catalog():
@@ -83,9 +81,9 @@ def test_changed_added_and_removed_files_rebuild_the_index(tmp_path: Path) -> No
 
 
 def test_a_damaged_index_is_rebuilt(tmp_path: Path) -> None:
-    environ = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    environ = Isolated(tmp_path).environ
     count = len(open_catalog(environ=environ))
-    path = index_path(record_sources(environ=environ), environ)
+    path = index_path(record_paths(environ=environ), environ)
     path.write_bytes(path.read_bytes()[:1000])
     assert len(open_catalog(environ=environ)) == count
     path.write_bytes(b"not an index at all")
@@ -103,7 +101,7 @@ def test_unwritable_cache_still_works_with_one_warning(cli, tmp_path: Path) -> N
 
 
 def test_completion_lists_follow_the_index(tmp_path: Path) -> None:
-    environ = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    environ = Isolated(tmp_path).environ
     open_catalog(environ=environ)
     ids = (tmp_path / "cache" / "leafexplain" / "complete" / "ids.txt").read_text().split()
     assert SEED_ID in ids and len(ids) == len(set(ids))

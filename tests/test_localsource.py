@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from leafexplain.localsource import LocalPaths, library_source, user_snippet
+from leafexplain.locate import LocalPaths
+from leafexplain.locate.files import user_snippet
+from leafexplain.locate.library import library_source
 from leafexplain.models import ErrorEvent, Frame, Record
-from tests.conftest import OUTPUTS, clean_env, run_cli
+from tests.conftest import OUTPUTS, Isolated
 
 RUSTC_SHA = "59807616e1fa2540724bfbac14d7976d7e4a3860"  # the rustc 1.95.0 that produced the corpus
 BACKTRACE = OUTPUTS / "rust" / "cargo-run-backtrace.txt"
@@ -134,7 +136,7 @@ class Machine:
         self.bin = tmp / "bin"
         for folder in (self.home, self.cargo, self.rustup, self.cwd, self.bin):
             folder.mkdir(parents=True, exist_ok=True)
-        self.env = clean_env(
+        self.user = Isolated(
             tmp,
             HOME=str(self.home),
             CARGO_HOME=str(self.cargo),
@@ -143,8 +145,11 @@ class Machine:
         )
 
     def run(self, *args: str, input: str | None = None, cwd: Path | None = None, **extra: str):
+        """The command in-process, in this machine's folders (a process of its own with `PYTHONPATH`, which only
+        a new Python reads)."""
         wide = () if "--width" in args else ("--width", "1000")  # long temporary paths stay on one line
-        return run_cli(*wide, *args, input=input, env={**self.env, **extra}, cwd=cwd or self.cwd)
+        run = self.user.process if "PYTHONPATH" in extra else self.user
+        return run(*wide, *args, input=input, extra_env=extra, cwd=cwd or self.cwd)
 
     def toolchain(self, name: str, version: str, files: dict[str, str]) -> Path:
         sysroot = self.rustup / "toolchains" / name

@@ -6,9 +6,9 @@ import pytest
 
 from leafexplain.match import DEFAULT_THRESHOLD, Matcher
 from leafexplain.models import ErrorEvent, Frame
-from leafexplain.patterns import compile_pattern, split_pattern
 from leafexplain.records import load_paths
-from leafexplain.schema import validate_record
+from leafexplain.records.patterns import compile_pattern, split_pattern
+from leafexplain.records.schema import validate_record
 from tests.conftest import RECORDS, SEED_ID
 
 MATCHER = Matcher(load_paths([str(RECORDS)]).records)

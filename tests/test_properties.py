@@ -14,21 +14,22 @@ from dataclasses import fields
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from rich.console import Console
 
-from leafexplain.bounded import collect_events
+from leafexplain import session
+from leafexplain.env import Environment
 from leafexplain.extract import events_in
+from leafexplain.intake.stream import windows
 from leafexplain.match import Matcher
-from leafexplain.models import Candidate, ErrorEvent, Frame, Match, Record
-from leafexplain.patterns import compile_pattern, split_pattern, wildcard_regex
-from leafexplain.pipeline import explain_events
+from leafexplain.models import Candidate, ErrorEvent, Finding, Frame, Record
 from leafexplain.records import load_paths
+from leafexplain.records.patterns import compile_pattern, split_pattern, wildcard_regex
+from leafexplain.render.console import make_console
 from leafexplain.render.document import event_view, record_view
 from leafexplain.render.json_out import dumps, explain_document, record_dict
-from leafexplain.render.plain import render_markdown, render_plain
+from leafexplain.render.markdown import render_markdown
+from leafexplain.render.plain import render_plain
 from leafexplain.render.tables import record_table_markdown, record_table_plain, record_table_rich
-from leafexplain.sources import decode, normalize
-from leafexplain.stream import windows
+from leafexplain.text import decode, normalize
 from tests.conftest import RECORDS, ROOT, SEED_ID
 from tests.hostile import ESCAPES, assert_terminal_safe, render_rich
 
@@ -194,9 +195,8 @@ noise = st.lists(st.one_of(st.text(max_size=50), st.sampled_from(ESCAPES), st.sa
 @given(noise, noise)
 def test_the_seed_panic_in_any_noise_still_matches_the_seed_record(before: list[str], after: list[str]) -> None:
     text = "\n".join([*before, SEED_BLOCK, *after])
-    events, _ = collect_events([text.encode("utf-8", "surrogatepass")])
-    report = explain_events(events, MATCHER, None)
-    assert any(m.best and m.best.record.id == SEED_ID for m in report.matches)
+    report = session.explain([text.encode("utf-8", "surrogatepass")], MATCHER)
+    assert any(f.best and f.best.record.id == SEED_ID for f in report.findings)
 
 
 # --- the renderers --------------------------------------------------------------------------
@@ -274,7 +274,7 @@ def test_any_record_renders_in_every_format_without_a_raw_control_character(reco
     assert_terminal_safe(dumps({"record": record_dict(record)}))
     rows = [(record, 99.5), (record, None)]
     buffer = io.StringIO()
-    Console(file=buffer, width=100, force_terminal=True, color_system="truecolor").print(record_table_rich(rows[:1]))
+    make_console(Environment(stdout=buffer, width=100), "always", None).print(record_table_rich(rows[:1]))
     for output in (record_table_plain(rows[1:], 100), record_table_markdown(rows[:1]), buffer.getvalue()):
         assert_terminal_safe(output)
 
@@ -285,8 +285,8 @@ def test_any_event_and_match_render_without_a_raw_control_character(
     event: ErrorEvent, record: Record, span: tuple[int, int] | None
 ) -> None:
     assume(span is None or span[0] <= span[1])
-    matched = Match(event, matches=(Candidate(record, 100.0, "regex", span, ("pattern matched",)),))
-    unmatched = Match(event, near=(Candidate(record, 50.0, "fuzzy", None, ()),))
+    matched = Finding(event, matches=(Candidate(record, 100.0, "regex", span, ("pattern matched",)),))
+    unmatched = Finding(event, near=(Candidate(record, 50.0, "fuzzy", None, ()),))
     views = [event_view(m, full=True, show_all=True) for m in (matched, unmatched)]
     for output in _all_formats(views):
         assert_terminal_safe(output)

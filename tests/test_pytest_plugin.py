@@ -8,7 +8,7 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from leafexplain import api
+from leafexplain import session
 from tests.conftest import ROOT
 
 pytest_plugins = ["pytester"]
@@ -61,7 +61,7 @@ def test_entry_point_is_declared_and_installed() -> None:
 
 def test_explain_adds_the_section_to_each_failing_test_with_a_record(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_config=FAILING)
-    result = pytester.runpytest_subprocess(*_plugin_args(), "--explain", "-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess(*_plugin_args(), "--explain", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=3, passed=1)
     out = result.stdout.str()
     assert len(SECTION_HEADER.findall(out)) == 2, "the two JSON failures; `assert 2 == 3` has no record"
@@ -82,14 +82,14 @@ def test_explain_adds_the_section_to_each_failing_test_with_a_record(pytester: p
 def test_ini_option_turns_it_on(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_config=FAILING)
     pytester.makeini("[pytest]\nleafexplain_explain = true\n")
-    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess(*_plugin_args(), "-p", "no:cacheprovider")
     assert len(SECTION_HEADER.findall(result.stdout.str())) == 2
 
 
 def test_without_the_flag_output_is_unchanged(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_config=FAILING)
-    with_plugin = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider")
-    without_plugin = pytester.runpytest_subprocess("-p", "no:leafexplain", "-p", "no:cacheprovider")
+    with_plugin = pytester.runpytest_inprocess(*_plugin_args(), "-p", "no:cacheprovider")
+    without_plugin = pytester.runpytest_inprocess("-p", "no:leafexplain", "-p", "no:cacheprovider")
     assert "leafexplain" not in _steady(with_plugin.outlines)
     assert _steady(with_plugin.outlines) == _steady(without_plugin.outlines)
     assert with_plugin.ret == without_plugin.ret == 1
@@ -99,13 +99,13 @@ def test_records_load_once_per_session_and_only_at_a_failure(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     loads: list[bool] = []
-    real = api.load_matcher
+    real = session.load_matcher
 
     def counting(*args, **kwargs):
         loads.append(True)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(api, "load_matcher", counting)
+    monkeypatch.setattr(session, "load_matcher", counting)
     pytester.makepyfile(test_config=FAILING)
     reports = pytester.inline_run(*_plugin_args(), "--explain", "-p", "no:cacheprovider")
     failed = [r for r in reports.getreports("pytest_runtest_logreport") if r.failed]
@@ -121,7 +121,7 @@ def test_an_internal_error_leaves_the_report_alone(pytester: pytest.Pytester, mo
     def broken(*args, **kwargs):
         raise RuntimeError("records unreadable")
 
-    monkeypatch.setattr(api, "load_matcher", broken)
+    monkeypatch.setattr(session, "load_matcher", broken)
     pytester.makepyfile(test_config=FAILING)
     reports = pytester.inline_run(*_plugin_args(), "--explain", "-p", "no:cacheprovider")
     failed = [r for r in reports.getreports("pytest_runtest_logreport") if r.failed]
@@ -138,4 +138,12 @@ def test_importing_the_plugin_stays_light() -> None:
         "print(sorted(m for m in sys.modules if m.startswith(('leafexplain', 'rich'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "['leafexplain', 'leafexplain.pytest_plugin']"
+    assert out.strip() == str(
+        [
+            "leafexplain",
+            "leafexplain.integrations",
+            "leafexplain.integrations.pytest_plugin",
+            "leafexplain.pytest_plugin",
+            "leafexplain.version",
+        ]
+    )

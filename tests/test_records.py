@@ -2,35 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 from leafexplain.records import load_paths, load_records
-from leafexplain.schema import FIELDS, validate_record
-from tests.conftest import RECORDS, SEED_ID, SEED_SLUG
+from leafexplain.records.schema import FIELDS, validate_record
+from tests.conftest import SEED_FILE, SEED_ID, seed_record
+from tests.conftest import make_record as make
 
-SEED_FILE = RECORDS / "tracel-ai" / "burn" / f"{SEED_SLUG}.json"
+# The seed record as it was given (../shared/seed/000_435334aa22e56eac.txt), pinned by its checksum:
+# the check holds in any checkout, with or without the shared folder beside it.
+SEED_SHA256 = "b8fdf40ef92e521d61917d5647e7992b84b2cdfacf9463bb3ef9ab603aa92efd"
 SHARED_SEED = Path(__file__).resolve().parents[2] / "shared" / "seed" / "000_435334aa22e56eac.txt"
 
 
-def seed_record() -> dict:
-    return json.loads(SEED_FILE.read_text())["record"]
-
-
-def make(record_id: str = "00000000000000aa", message: str = "widget frobnication failed badly", **fields) -> dict:
-    data = {
-        "id": record_id,
-        "repo": "acme/widgets",
-        "errorMessage": message,
-        "messagePattern": message,
-        "errorType": "panic",
-    }
-    data.update(fields)
-    return data
-
-
 def test_seed_is_bundled_byte_for_byte() -> None:
-    if SHARED_SEED.exists():
+    assert hashlib.sha256(SEED_FILE.read_bytes()).hexdigest() == SEED_SHA256
+    if SHARED_SEED.exists():  # where the original is at hand, compare with it too
         assert SEED_FILE.read_bytes() == SHARED_SEED.read_bytes()
     assert seed_record()["id"] == SEED_ID
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from leafexplain.runner import FORCE_COLOR_ENV, EventCollector, child_environment, exit_code
-from tests.conftest import CORPUS, SEED_ID, clean_env, leafexplain_command
+from leafexplain.env import Environment
+from leafexplain.intake.process import FORCE_COLOR_ENV, EventCollector, child_environment, exit_code
+from tests.conftest import CORPUS, SEED_ID, Isolated, leafexplain_command
 
 COLOR_VARS = (*FORCE_COLOR_ENV, "PYTHONUNBUFFERED", "NO_COLOR")
 EXPLAINED = "What it means"
@@ -36,7 +37,7 @@ def wrap(
 
 
 def plain_env(tmp: Path, **extra: str) -> dict[str, str]:
-    env = clean_env(tmp, **extra)
+    env = Isolated(tmp, **extra).environ
     for name in COLOR_VARS:
         if name not in extra:
             env.pop(name, None)
@@ -240,8 +241,8 @@ def test_colour_is_asked_of_the_child_only_on_a_terminal(tmp_path: Path) -> None
 
 
 def test_child_environment_unit() -> None:
-    assert child_environment({"PATH": "/bin"}, stdout_isatty=False) is None
-    env = child_environment({"PATH": "/bin", "PY_COLORS": "0"}, stdout_isatty=True)
+    assert child_environment(Environment(environ={"PATH": "/bin"}, stdout_isatty=False)) is None
+    env = child_environment(Environment(environ={"PATH": "/bin", "PY_COLORS": "0"}, stdout_isatty=True))
     assert env is not None and env["PY_COLORS"] == "0" and env["CARGO_TERM_COLOR"] == "always"
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from leafexplain.match import Matcher
 from leafexplain.models import ErrorEvent
-from leafexplain.patterns import compile_pattern
 from leafexplain.records import load_paths
-from leafexplain.schema import FIELDS
+from leafexplain.records.patterns import compile_pattern
+from leafexplain.records.schema import FIELDS
 from tests.conftest import RECORDS, SEED_ID
 
 LOADED = load_paths([str(RECORDS)])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from leafexplain.verify import search_fragment
+from leafexplain.locate.message import search_fragment
 
 LIB = """fn check(a: usize, b: usize) {
     if a != b {
@@ -47,27 +47,27 @@ def repo(tmp_path: Path) -> tuple[Path, str]:
     return root, sha
 
 
+def new_args(sha: str, line: int, message: str, out: Path) -> list[str]:
+    """`leafexplain new` for the widget message raised in src/lib.rs."""
+    pattern = "widget count {} does not match the gadget count {}"
+    facts = {"--repo": "acme/widgets", "--commit": sha, "--path": "src/lib.rs", "--line": str(line)}
+    return [
+        "new",
+        *(w for pair in facts.items() for w in pair),
+        "--message",
+        message,
+        "--pattern",
+        pattern,
+        "--out",
+        str(out),
+    ]
+
+
 def new_record(
     cli, tmp_path: Path, sha: str, line: int, message: str = "widget count 3 does not match the gadget count 4"
 ) -> Path:
     out = tmp_path / "records"
-    result = cli(
-        "new",
-        "--repo",
-        "acme/widgets",
-        "--commit",
-        sha,
-        "--path",
-        "src/lib.rs",
-        "--line",
-        str(line),
-        "--message",
-        message,
-        "--pattern",
-        "widget count {} does not match the gadget count {}",
-        "--out",
-        str(out),
-    )
+    result = cli(*new_args(sha, line, message, out))
     assert result.returncode == 0, result.stderr
     return out
 
@@ -80,23 +80,7 @@ def test_new_writes_a_valid_record(cli, tmp_path: Path, repo) -> None:
     assert record["githubUrl"] == f"https://github.com/acme/widgets/blob/{sha}/src/lib.rs#L1-L24"
     assert len(record["id"]) == 16 and record["errorType"] == "panic"
     assert cli("validate", str(out)).returncode == 0
-    again = cli(
-        "new",
-        "--repo",
-        "acme/widgets",
-        "--commit",
-        sha,
-        "--path",
-        "src/lib.rs",
-        "--line",
-        "4",
-        "--message",
-        "other text here",
-        "--pattern",
-        "widget count {} does not match the gadget count {}",
-        "--out",
-        str(out),
-    )
+    again = cli(*new_args(sha, 4, "other text here", out))
     assert again.returncode == 2 and "exists already" in again.stderr
     assert (
         cli(

@@ -7,30 +7,22 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT, SEED_ID, clean_env
+from tests.conftest import RECORDS, SEED_ID, Isolated
 
 
-def test_wheel_in_fresh_venv_finds_bundled_records_and_example(tmp_path: Path) -> None:
-    dist = tmp_path / "dist"
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(dist), str(ROOT)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert built.returncode == 0, built.stderr[-2000:]
-    [wheel] = dist.glob("leafexplain-*.whl")
+def test_wheel_in_fresh_venv_finds_bundled_records_and_example(tmp_path: Path, wheel: Path) -> None:
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    # This Python's pip installs into the new environment: a pip of its own (ensurepip) takes seconds to set up.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
     pip = subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
+        [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet", str(wheel)],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert pip.returncode == 0, pip.stderr[-2000:]
     exe = venv / "bin" / "leafexplain"
-    env = clean_env(tmp_path)
+    env = Isolated(tmp_path).environ
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     demo = subprocess.run(
@@ -41,7 +33,7 @@ def test_wheel_in_fresh_venv_finds_bundled_records_and_example(tmp_path: Path) -
     listed = subprocess.run(
         [str(exe), "list", "--format", "json"], cwd=outside, env=env, capture_output=True, text=True, timeout=60
     )
-    assert len(json.loads(listed.stdout)["records"]) == len(list((ROOT / "records").rglob("*.json")))
+    assert len(json.loads(listed.stdout)["records"]) == len(list(RECORDS.rglob("*.json")))
     module = subprocess.run(
         [str(venv / "bin" / "python"), "-m", "leafexplain", "--version"], cwd=outside, capture_output=True, text=True
     )

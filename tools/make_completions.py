@@ -28,7 +28,9 @@ import typer
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from leafexplain import cli  # noqa: E402  (the checkout's own package, whatever is installed)
+from leafexplain.cli import app as cli  # noqa: E402  (the checkout's own package, whatever is installed)
+from leafexplain.cli.router import DEFAULT_COMMAND  # noqa: E402
+from leafexplain.records.completion_lists import KINDS  # noqa: E402
 
 PROG = "leafexplain"
 MAX_CANDIDATES = 1000
@@ -111,7 +113,7 @@ def _values(param: click.Parameter) -> Values:
         return Values("choice", tuple(_checked(str(c), WORD) for c in kind.choices))
     if metavar in LIST_METAVARS:
         lists = LIST_METAVARS[metavar]
-        unknown = set(lists) - set(cli.COMPLETION_KINDS)
+        unknown = set(lists) - set(KINDS)
         if unknown:
             raise ValueError(f"`leafexplain __complete` has no list of {sorted(unknown)}")
         return Values("list", lists)
@@ -153,7 +155,7 @@ def command_tree() -> Command:
     group = typer.main.get_command(cli.app)
     ctx = click.Context(group, info_name=PROG, **group.context_settings)
     root = _command(group, ctx, "")
-    default = next(c for c in root.subcommands if c.name == cli.DEFAULT_COMMAND)
+    default = next(c for c in root.subcommands if c.name == DEFAULT_COMMAND)
     own = {flag for option in root.options for flag in option.flags}
     borrowed = tuple(o for o in default.options if not own.intersection(o.flags))
     return Command("", root.help, root.options + borrowed, (), root.subcommands, default.name)

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from leafexplain.extract import pytest as pytest_report
 from leafexplain.extract import python, rust
+from leafexplain.extract.common import short_class
 from leafexplain.models import ErrorEvent
 
 Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
@@ -26,24 +27,20 @@ def _bare_message(text: str) -> list[ErrorEvent]:
     stripped = text.strip()
     if not stripped or stripped.count("\n") >= MAX_BARE_MESSAGE_LINES:
         return []
-    return [ErrorEvent(language="unknown", error_type=None, message=stripped, source="message", line_number=1)]
-
-
-def _short_type(name: str | None) -> str:
-    return (name or "").rsplit(".", 1)[-1]
+    return [ErrorEvent(language="unknown", error_type=None, message=stripped, extractor="message", line_number=1)]
 
 
 def drop_summary_repeats(events: list[ErrorEvent]) -> list[ErrorEvent]:
     """pytest's `FAILED ... - Error: msg` line repeats a failure already found in full above it."""
-    full = [e for e in events if e.source != "pytest-summary"]
+    full = [e for e in events if e.extractor != "pytest-summary"]
 
     def repeated(summary: ErrorEvent) -> bool:
         head = summary.message.removesuffix("...").strip()
         return any(
-            _short_type(e.error_type) == _short_type(summary.error_type) and e.message.startswith(head) for e in full
+            short_class(e.error_type) == short_class(summary.error_type) and e.message.startswith(head) for e in full
         )
 
-    return [e for e in events if e.source != "pytest-summary" or not repeated(e)]
+    return [e for e in events if e.extractor != "pytest-summary" or not repeated(e)]
 
 
 def group_identical(events: list[ErrorEvent]) -> list[ErrorEvent]:

@@ -1,13 +1,27 @@
-"""Shared pieces of the extractors: line prefixes, library paths, frame helpers."""
+"""Shared pieces of the extractors: the exception-line regexes, line prefixes, the user's frame."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
 
+from leafexplain.libraries import is_library_frame
 from leafexplain.models import Frame
 
 LineStripper = Callable[[str], "str | None"]
+
+# An exception line: a (possibly dotted) class name, then the message. The class's last part
+# starts with a capital or an underscore, as exception classes do.
+EXCEPTION_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?:: (?P<message>.*)|:?)\s*$")
+BARE_EXCEPTION = re.compile(
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Iteration|Fault))"
+    r": (?P<message>\S.*)$"
+)
+
+
+def short_class(name: str | None) -> str:
+    """`json.decoder.JSONDecodeError` -> `JSONDecodeError`: how a class is compared, wherever it was printed from."""
+    return (name or "").rsplit(".", 1)[-1]
 
 
 def prefix_stripper(prefix: str) -> LineStripper:
@@ -41,26 +55,6 @@ def prefix_stripper(prefix: str) -> LineStripper:
         return "" if not line.strip() else None
 
     return strip_shape
-
-
-# burn's own crates count as a library wherever they sit (a registry, a git checkout, a
-# vendored copy): the user's frame is the code that called into burn.
-_RUST_LIBRARY = re.compile(
-    r"(^|/)rustc/[0-9a-f]{7,40}/|/\.cargo/(registry|git)/|/\.rustup/|/rustlib/src/"
-    r"|(^|/)library/(std|core|alloc|proc_macro|test)/src/|(^|/)crates/burn(-[a-z0-9]+)*/src/"
-)
-_RUST_STD_FUNCTION = re.compile(r"^(<)?(std|core|alloc|__rustc|rust_begin_unwind|test)(\[[0-9a-f]+\])?(::|$)")
-_PYTHON_LIBRARY = re.compile(
-    r"[/\\](site|dist)-packages[/\\]|[/\\]lib(64)?[/\\]python\d(\.\d+)?[/\\]|^<frozen |[/\\]Lib[/\\]"
-)
-
-
-def is_library_frame(frame: Frame, language: str) -> bool:
-    if language == "rust":
-        if _RUST_LIBRARY.search(frame.file):
-            return True
-        return bool(frame.function and not frame.file and _RUST_STD_FUNCTION.match(frame.function))
-    return bool(_PYTHON_LIBRARY.search(frame.file))
 
 
 def user_frame(frames: Sequence[Frame], language: str, innermost_first: bool) -> Frame | None:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import re
 
-from leafexplain.extract.common import trim_blank, user_frame
-from leafexplain.extract.python import BARE_EXCEPTION, EXCEPTION_LINE
+from leafexplain.extract.common import BARE_EXCEPTION, EXCEPTION_LINE, trim_blank, user_frame
 from leafexplain.models import ErrorEvent, Frame
 
 SECTION = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$")
@@ -77,7 +76,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                     location=location,
                     frames=all_frames,
                     user_frame=user_frame(all_frames, "python", innermost_first=False),
-                    source="pytest",
+                    extractor="pytest",
                     test=test,
                     line_number=start + 1,
                 )
@@ -92,7 +91,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                     language="python",
                     error_type=error_type,
                     message=message,
-                    source="pytest-summary",
+                    extractor="pytest-summary",
                     test=summary.group("node"),
                     line_number=i + 1,
                 )

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import re
 
-from leafexplain.extract.common import LineStripper, prefix_stripper, trim_blank, user_frame
+from leafexplain.extract.common import (
+    BARE_EXCEPTION,
+    EXCEPTION_LINE,
+    LineStripper,
+    prefix_stripper,
+    trim_blank,
+    user_frame,
+)
 from leafexplain.models import ErrorEvent, Frame
 
 TRACEBACK = re.compile(r"(?:Exception Group )?Traceback \(most recent call last\):\s*$")
 GROUP_ANCHOR = re.compile(r"^(?P<indent>\s*)\+ Exception Group Traceback \(most recent call last\):\s*$")
 FILE_LINE = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<function>.+?))?\s*$')
-# An exception line: a (possibly dotted) class name, then the message. The class's last part
-# starts with a capital or an underscore, as exception classes do.
-EXCEPTION_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?:: (?P<message>.*)|:?)\s*$")
-BARE_EXCEPTION = re.compile(
-    r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Iteration|Fault))"
-    r": (?P<message>\S.*)$"
-)
 WARNING_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+): (?P<type>[A-Z]\w*Warning): (?P<message>.*)$")
 BARE_PREFIX = re.compile(r"^(?P<prefix>\s*(?:\[[^\]]{1,40}\]:?\s*)?)")
 SYNTAX_TYPES = ("SyntaxError", "IndentationError", "TabError")
@@ -98,7 +98,7 @@ def _event(
     frames: list[Frame],
     start: int,
     chained: str | None,
-    source: str,
+    extractor: str,
 ) -> ErrorEvent:
     location = frames[-1] if frames else None
     return ErrorEvent(
@@ -109,7 +109,7 @@ def _event(
         frames=tuple(frames),
         user_frame=user_frame(frames, "python", innermost_first=False),
         chained=chained,  # type: ignore[arg-type]
-        source=source,
+        extractor=extractor,
         line_number=start + 1,
     )
 

@@ -141,7 +141,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                 location=location,
                 frames=all_frames,
                 user_frame=mine,
-                source="rust-panic",
+                extractor="rust-panic",
                 thread=thread,
                 test=thread if thread not in ("main", "<unnamed>") else test,
                 line_number=start + 1,

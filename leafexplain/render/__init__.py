@@ -1,1 +1,91 @@
-"""Renderers: one per output format, all over the same views and matches."""
+"""Every output is built here: a report, a record or a table in the chosen format, and diagnostics on stderr.
+
+Each format is a module with `write_report`, `write_record` and `write_records`, named once in
+FORMATS: a new format is one module and one entry (the command line's `--format` choices are
+read from here). A format's module is imported only when it is used: rich costs start-up time.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+
+from leafexplain.env import DEFAULT_PIPE_WIDTH, ColorChoice, Environment
+from leafexplain.models import Problem, Record, Report
+from leafexplain.text import printable
+
+FORMATS = {
+    "rich": "leafexplain.render.rich_view",
+    "plain": "leafexplain.render.plain",
+    "json": "leafexplain.render.json_out",
+    "markdown": "leafexplain.render.markdown",
+}
+FORMAT_CHOICES = ("auto", *FORMATS)  # auto: rich on a terminal (or with colour forced), plain otherwise
+MAX_PROBLEMS_SHOWN = 20
+Row = tuple[Record, "float | None"]  # a record and its search score, for `list` and `search`
+
+
+@dataclass(frozen=True)
+class Style:
+    """How to show it: the format, colour, width (None: the terminal's), and how much of each record."""
+
+    format: str = "auto"
+    color: ColorChoice = "auto"
+    width: int | None = None
+    full: bool = False  # also the handling strategy, validation code, type guard and try/catch pattern
+    show_all: bool = False  # also every other record at or above the cut-off
+
+
+def resolve_format(fmt: str, env: Environment, color: ColorChoice) -> str:
+    if fmt != "auto":
+        return fmt
+    return "rich" if env.stdout_isatty or color == "always" else "plain"
+
+
+def _module(env: Environment, style: Style) -> ModuleType:
+    return importlib.import_module(FORMATS[resolve_format(style.format, env, style.color)])
+
+
+def write(report: Report, env: Environment, style: Style) -> None:
+    """The report on `env.stdout`: each finding explained, with what was found on this machine."""
+    _module(env, style).write_report(report, env, style)
+
+
+def write_record(record: Record, env: Environment, style: Style) -> None:
+    """`show`: one record in full."""
+    _module(env, style).write_record(record, env, style)
+
+
+def write_records(rows: Sequence[Row], env: Environment, style: Style) -> None:
+    """`list` and `search`: a table of records."""
+    _module(env, style).write_records(list(rows), env, style)
+
+
+def to_text(report: Report, style: Style) -> str:
+    """The report as a string (the excepthook, embedding programs): as written to a pipe, never a terminal."""
+    buffer = io.StringIO()
+    write(report, Environment(stdout=buffer, width=style.width or DEFAULT_PIPE_WIDTH), style)
+    return buffer.getvalue()
+
+
+def emit(env: Environment, text: str) -> None:
+    """Text on stdout, flushed: a reader of a pipe sees each piece as it is done."""
+    env.stdout.write(text)
+    env.stdout.flush()
+
+
+def warn(env: Environment, message: str) -> None:
+    """One line on stderr; file names, ids and arguments quoted in it cannot act on the terminal."""
+    env.stderr.write(f"leafexplain: {printable(message)}\n")
+    env.stderr.flush()
+
+
+def warn_problems(env: Environment, problems: Iterable[Problem]) -> None:
+    problems = list(problems)
+    for problem in problems[:MAX_PROBLEMS_SHOWN]:
+        warn(env, f"skipped record: {problem}")
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        warn(env, f"… and {len(problems) - MAX_PROBLEMS_SHOWN} more record problems (run `leafexplain validate`)")

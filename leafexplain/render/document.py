@@ -6,12 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from leafexplain.models import Candidate, ErrorEvent, Frame, Match, Record
-from leafexplain.schema import safe_link
-from leafexplain.sources import clean_line
+from leafexplain.models import Candidate, ErrorEvent, Finding, Frame, LibrarySource, Located, Record, Report, Snippet
+from leafexplain.text import clean_line, safe_link
 
 if TYPE_CHECKING:
-    from leafexplain.localsource import EventSources, LibrarySource, Snippet
+    from leafexplain.render import Style
 
 BlockKind = Literal["text", "bullets", "numbered", "code", "snippet", "link"]
 MAX_TEXT_CHARS = 4000  # a giant field from a foreign record is cut, with a note
@@ -201,14 +200,16 @@ def _event_facts(event: ErrorEvent) -> list[tuple[str, str]]:
     return facts
 
 
-def event_view(match: Match, *, full: bool, show_all: bool, sources: EventSources | None = None) -> View:
-    """One event; `sources` (from `localsource.find_sources`) adds the user's code and the installed library."""
-    event = match.event
-    best = match.best
+def event_view(finding: Finding, *, full: bool, show_all: bool, sources: Located | None = None) -> View:
+    """One event; `sources` (what `locate.find_sources` found) adds the user's code and the installed library."""
+    event = finding.event
+    best = finding.best
     facts = _event_facts(event)
     mine = [user_code_section(sources.user)] if sources and sources.user else []
     if best is None:
-        near = tuple(f"{safe(c.record.slug, 200)} ({safe(c.record.repo, 200)}): score {c.score:g}" for c in match.near)
+        near = tuple(
+            f"{safe(c.record.slug, 200)} ({safe(c.record.repo, 200)}): score {c.score:g}" for c in finding.near
+        )
         sections = [
             *mine,
             Section(
@@ -230,7 +231,7 @@ def event_view(match: Match, *, full: bool, show_all: bool, sources: EventSource
     facts.append(("matched", _match_fact(best)))
     installed = sources.library[0] if sources and sources.library else None
     sections = [*mine, *record_sections(record, full=full, installed=installed)]
-    others = match.matches[1:]
+    others = finding.matches[1:]
     if others and show_all:
         sections.append(Section("Other candidates", (Block("bullets", items=tuple(_match_fact(c) for c in others)),)))
     heading = _heading([event.error_type or record.errorClass or record.errorType, record.repo, record.severity])
@@ -254,11 +255,15 @@ def _within(span: tuple[int, int] | None, length: int) -> tuple[int, int] | None
 
 
 def event_views(
-    matches: Sequence[Match], *, full: bool, show_all: bool, sources: Sequence[EventSources] | None = None
+    findings: Sequence[Finding], *, full: bool, show_all: bool, sources: Sequence[Located] | None = None
 ) -> list[View]:
-    """A view per event; `sources` lines up with `matches` (None: nothing looked up, the output of before)."""
-    found = list(sources) if sources is not None else [None] * len(matches)
-    return [event_view(m, full=full, show_all=show_all, sources=s) for m, s in zip(matches, found, strict=True)]
+    """A view per event; `sources` lines up with `findings` (None: nothing looked up, the output of before)."""
+    found = list(sources) if sources is not None else [None] * len(findings)
+    return [event_view(f, full=full, show_all=show_all, sources=s) for f, s in zip(findings, found, strict=True)]
+
+
+def report_views(report: Report, style: Style) -> list[View]:
+    return event_views(report.findings, full=style.full, show_all=style.show_all, sources=report.located)
 
 
 def record_view(record: Record) -> View:

@@ -1,22 +1,33 @@
-"""The JSON envelopes for tools: versioned, documented in the README."""
+"""The json format, and every JSON envelope leafexplain writes: each names its schema and version (README: JSON)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from leafexplain import __version__
-from leafexplain.models import Candidate, Frame, Match, Record
-
-if TYPE_CHECKING:
-    from leafexplain.localsource import EventSources, LibrarySource, Snippet
+from leafexplain.env import Environment
+from leafexplain.models import (
+    Candidate,
+    Finding,
+    Frame,
+    LibrarySource,
+    Located,
+    Record,
+    RecordSet,
+    Report,
+    Snippet,
+    Verdict,
+)
+from leafexplain.render import Row, Style, emit
+from leafexplain.version import __version__
 
 EXPLAIN_SCHEMA = "leafexplain.explain/1"
 RECORDS_SCHEMA = "leafexplain.records/1"
 RECORD_SCHEMA = "leafexplain.record/1"
 VALIDATE_SCHEMA = "leafexplain.validate/1"
+VERIFY_SCHEMA = "leafexplain.verify/1"
 
 
 def _frame(frame: Frame | None) -> dict[str, Any] | None:
@@ -73,12 +84,12 @@ def _library_source(source: LibrarySource | None) -> dict[str, Any] | None:
 
 
 def explain_document(
-    matches: Iterable[Match], threshold: float, sources: Sequence[EventSources] | None = None
+    findings: Iterable[Finding], threshold: float, sources: Sequence[Located] | None = None
 ) -> dict[str, Any]:
-    """The envelope; with `sources` (the local lookups, lined up with `matches`) each event gains
+    """The envelope; with `sources` (the local lookups, lined up with `findings`) each event gains
     `user_snippet` and each match `library_source`, null where nothing was found here."""
     events = []
-    for i, m in enumerate(matches):
+    for i, m in enumerate(findings):
         e = m.event
         events.append(
             {
@@ -129,5 +140,47 @@ def record_summary(record: Record, score: float | None = None) -> dict[str, Any]
     return out
 
 
+def validate_document(loaded: RecordSet) -> dict[str, Any]:
+    problems = [{"path": p.path, "line": p.line, "field": p.field, "message": p.message} for p in loaded.problems]
+    return {
+        "schema": VALIDATE_SCHEMA,
+        "records": len(loaded.records),
+        "sources": list(loaded.sources),
+        "problems": problems,
+    }
+
+
+def verify_document(repo: str | None, source: str, verdicts: Sequence[Verdict]) -> dict[str, Any]:
+    results = [
+        {
+            "id": v.record.id,
+            "slug": v.record.slug,
+            "status": v.status,
+            "filePath": v.record.filePath,
+            "lineNumber": v.record.lineNumber,
+            "found_line": v.found_line,
+            "detail": v.detail,
+        }
+        for v in verdicts
+    ]
+    return {"schema": VERIFY_SCHEMA, "repo": repo, "source": source, "results": results}
+
+
 def dumps(document: dict[str, Any]) -> str:
     return json.dumps(document, ensure_ascii=True, indent=2) + "\n"
+
+
+def write_json(document: dict[str, Any], env: Environment) -> None:
+    emit(env, dumps(document))
+
+
+def write_report(report: Report, env: Environment, style: Style) -> None:
+    write_json(explain_document(report.findings, report.threshold, report.located), env)
+
+
+def write_record(record: Record, env: Environment, style: Style) -> None:
+    write_json({"schema": RECORD_SCHEMA, "record": record_dict(record)}, env)
+
+
+def write_records(rows: list[Row], env: Environment, style: Style) -> None:
+    write_json({"schema": RECORDS_SCHEMA, "records": [record_summary(r, s) for r, s in rows]}, env)

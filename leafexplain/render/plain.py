@@ -1,13 +1,16 @@
-"""Plain text and Markdown renderings of views: no escape codes, stable for pipes and files."""
+"""The plain format: text without escape codes, wrapped to the width, stable for pipes and files."""
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable
 
-from leafexplain.render.document import Block, View
-from leafexplain.schema import safe_link
-from leafexplain.sources import printable
+from leafexplain.env import Environment
+from leafexplain.models import Record, Report
+from leafexplain.render import Row, Style, emit
+from leafexplain.render.document import Block, View, record_view, report_views
+from leafexplain.render.tables import record_table_plain
+from leafexplain.text import printable
 
 INDENT = "  "
 
@@ -32,7 +35,7 @@ def _wrap(text: str, width: int, indent: str = INDENT) -> list[str]:
     return out
 
 
-def _snippet_lines(block: Block) -> list[str]:
+def snippet_lines(block: Block) -> list[str]:
     lines = block.text.split("\n")
     last = block.first_line + len(lines) - 1
     digits = len(str(last))
@@ -57,7 +60,7 @@ def _plain_block(block: Block, width: int) -> list[str]:
     if block.kind == "code":
         return [(INDENT * 2 + line).rstrip() for line in block.text.split("\n")]
     if block.kind == "snippet":
-        return _snippet_lines(block)
+        return snippet_lines(block)
     return [INDENT + printable(block.text)]  # a link: printed whole, anything odd in it shown escaped
 
 
@@ -80,39 +83,13 @@ def render_plain(views: Iterable[View], width: int) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
-def _md_fence(text: str, language: str) -> str:
-    fence = "```"
-    while fence in text:
-        fence += "`"
-    return f"{fence}{language if language != 'text' else ''}\n{text}\n{fence}"
+def write_report(report: Report, env: Environment, style: Style) -> None:
+    emit(env, render_plain(report_views(report, style), style.width or env.width))
 
 
-def _md_escape(text: str) -> str:
-    return "".join("\\" + ch if ch in "\\`*_[]<>#|" else ch for ch in text)
+def write_record(record: Record, env: Environment, style: Style) -> None:
+    emit(env, render_plain([record_view(record)], style.width or env.width))
 
 
-def _md_block(block: Block) -> str:
-    if block.kind == "text":
-        return _md_escape(block.text)
-    if block.kind == "bullets":
-        return "\n".join(f"- {_md_escape(i)}" for i in block.items)
-    if block.kind == "numbered":
-        return "\n".join(f"{n}. {_md_escape(i)}" for n, i in enumerate(block.items, start=1))
-    if block.kind == "code":
-        return _md_fence(block.text, block.language)
-    if block.kind == "snippet":
-        return _md_fence("\n".join(line[len(INDENT) :] for line in _snippet_lines(block)), block.language)
-    return f"<{block.text}>" if safe_link(block.text) else _md_escape(printable(block.text))
-
-
-def render_markdown(views: Iterable[View]) -> str:
-    parts: list[str] = []
-    for view in views:
-        parts.append(f"## {_md_escape(view.heading)}")
-        parts.append(_md_fence(view.message, "text"))
-        if view.facts:
-            parts.append("\n".join(f"- **{_md_escape(k)}**: {_md_escape(v)}" for k, v in view.facts))
-        for section in view.sections:
-            parts.append(f"### {_md_escape(section.title)}")
-            parts.extend(_md_block(b) for b in section.blocks)
-    return "\n\n".join(parts) + "\n" if parts else ""
+def write_records(rows: list[Row], env: Environment, style: Style) -> None:
+    emit(env, record_table_plain(rows, style.width or env.width))

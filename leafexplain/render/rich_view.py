@@ -1,4 +1,4 @@
-"""The terminal rendering: rich renderables built from views, with colour, syntax and links."""
+"""The rich format: renderables built from views, with colour, syntax highlighting and clickable links."""
 
 from __future__ import annotations
 
@@ -12,9 +12,14 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from leafexplain.render.document import Block, View
-from leafexplain.schema import safe_link
-from leafexplain.sources import printable
+from leafexplain.env import Environment
+from leafexplain.models import Record, Report
+from leafexplain.render import Row
+from leafexplain.render import Style as Options
+from leafexplain.render.console import make_console
+from leafexplain.render.document import Block, View, record_view, report_views
+from leafexplain.render.tables import record_table_rich
+from leafexplain.text import printable, safe_link
 
 THEME = "ansi_dark"  # the terminal's own palette: readable on dark and light backgrounds
 SECTION_STYLE = Style(bold=True, color="cyan")
@@ -87,3 +92,18 @@ class ViewRenderable:
 def print_views(console: Console, views: Iterable[View]) -> None:
     for view in views:
         console.print(ViewRenderable(view))
+
+
+def write_report(report: Report, env: Environment, style: Options) -> None:
+    print_views(make_console(env, style.color, style.width), report_views(report, style))
+    env.stdout.flush()
+
+
+def write_record(record: Record, env: Environment, style: Options) -> None:
+    print_views(make_console(env, style.color, style.width), [record_view(record)])
+    env.stdout.flush()
+
+
+def write_records(rows: list[Row], env: Environment, style: Options) -> None:
+    make_console(env, style.color, style.width).print(record_table_rich(rows))
+    env.stdout.flush()

@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from leafexplain.models import Record
+from leafexplain.records.patterns import compile_pattern
+from leafexplain.render import Row
 from leafexplain.render.document import safe
-
-Row = tuple[Record, "float | None"]
 
 
 def headline(record: Record) -> str:
     """The line of the message that its pattern matches: for multi-line messages, the telling one."""
-    from leafexplain.patterns import compile_pattern
-
     hit = compile_pattern(record.messagePattern).search(record.errorMessage)
     start = record.errorMessage.rfind("\n", 0, hit.start()) + 1 if hit else 0
     return safe(record.errorMessage[start : start + 300].split("\n", 1)[0]).strip()

@@ -1,0 +1,130 @@
+"""`leafexplain new`: a record scaffolded from the facts of where its message is raised, checked, and written."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from leafexplain.records.schema import FIELDS, SCHEMA_VERSION, slugify, validate_record
+
+ANCHOR_BEFORE = 15  # the link's line range: from 15 lines before the message to 20 after
+ANCHOR_AFTER = 20
+SHA = re.compile(r"^[0-9a-f]{40}$")
+
+
+class RecordRefused(ValueError):
+    """The record cannot be made as asked: one line for the user."""
+
+
+def record_id(repo: str, file_path: str, pattern: str) -> str:
+    """Stable: the same site and pattern always give the same id."""
+    return hashlib.sha256(f"{repo}\n{file_path}\n{pattern}".encode()).hexdigest()[:16]
+
+
+def unique_slug(slug: str, taken: set[str]) -> str:
+    candidate, n = slug, 2
+    while candidate in taken:
+        candidate = f"{slug}-{n}"
+        n += 1
+    return candidate
+
+
+def scaffold(
+    *,
+    repo: str,
+    commit: str,
+    path: str,
+    line: int,
+    message: str,
+    pattern: str | None = None,
+    error_class: str | None = None,
+    taken_slugs: set[str] = frozenset(),  # type: ignore[assignment]
+    now: str,
+) -> dict[str, Any]:
+    """A wrapped record with every fact filled in and the prose fields left for the author."""
+    if not SHA.match(commit):
+        raise ValueError("the commit must be a full 40-character SHA")
+    pattern = pattern or message
+    start, end = max(line - ANCHOR_BEFORE, 1), line + ANCHOR_AFTER
+    record: dict[str, Any] = dict.fromkeys(FIELDS)
+    record.update(
+        id=record_id(repo, path, pattern),
+        repo=repo,
+        slug=unique_slug(slugify(message), taken_slugs),
+        errorMessage=message,
+        messagePattern=pattern,
+        errorType="exception" if error_class else "panic",
+        errorClass=error_class,
+        severity="error",
+        filePath=path,
+        lineNumber=line,
+        sourceCode="",
+        sourceCodeStart=start,
+        sourceCodeEnd=end,
+        githubUrl=f"https://github.com/{repo}/blob/{commit}/{path}#L{start}-L{end}",
+        documentation="",
+        triggerScenarios="",
+        commonSituations="",
+        solutions=[],
+        exampleFix="",
+        handlingStrategy="",
+        validationCode="",
+        typeGuard="",
+        tryCatchPattern="",
+        preventionTips=[],
+        tags=["python" if error_class else "rust"],
+        backgroundTag="",
+        analyzedSha=commit,
+        analyzedAt=now,
+        contentChangedAt=now,
+        schemaVersion=SCHEMA_VERSION,
+    )
+    return {"record": record, "datasetVersion": now}
+
+
+def dumps(wrapped: dict[str, Any]) -> str:
+    return json.dumps(wrapped, indent=2, ensure_ascii=False) + "\n"
+
+
+def record_file(out_dir: Path, wrapped: dict[str, Any]) -> Path:
+    record = wrapped["record"]
+    return out_dir / record["repo"] / f"{record['slug']}.json"
+
+
+def new_record(*, out: Path | None = None, now: str | None = None, **facts: Any) -> dict[str, Any]:
+    """A valid wrapped record, `scaffold`ed from `facts` (repo, commit, path, line, message, and pattern and
+    error_class when given), its slug unique among the records in `out`; RecordRefused says why not."""
+    taken: set[str] = set()
+    existing: dict[str, str] = {}
+    if out and out.is_dir():
+        from leafexplain.records import load_paths
+
+        known = load_paths([str(out)]).records
+        taken = {r.slug for r in known}
+        existing = {r.id: r.origin for r in known}
+    if now is None:
+        from datetime import datetime, timezone
+
+        now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    try:
+        wrapped = scaffold(**facts, taken_slugs=taken, now=now)
+    except ValueError as exc:
+        raise RecordRefused(str(exc)) from None
+    _, problems = validate_record(wrapped["record"], "<new record>")
+    if problems:
+        raise RecordRefused("; ".join(str(p) for p in problems))
+    record_id = wrapped["record"]["id"]
+    if out is not None and record_id in existing:
+        raise RecordRefused(f"a record with id {record_id} exists already: {existing[record_id]}")
+    return wrapped
+
+
+def save(out_dir: Path, wrapped: dict[str, Any]) -> Path:
+    """Write the record as `OUT/OWNER/NAME/SLUG.json`; the file written."""
+    target = record_file(out_dir, wrapped)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(dumps(wrapped), encoding="utf-8")
+    return target

@@ -1,0 +1,63 @@
+"""The command line: `main(argv, env)` routes once, runs the command under the one error guard, returns its code.
+
+`--version`, `--help` and the everyday `leafexplain [OPTIONS] [TEXT]` are answered without
+importing typer, click or rich (`router.py`); everything else goes to the typer app (`app.py`).
+Pass an Environment to run it in-process (the tests do); without one it is this process's.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from leafexplain.env import Environment
+
+if TYPE_CHECKING:
+    from leafexplain.cli.router import Route
+
+
+def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
+    """Run `leafexplain ARGS...`; the exit code."""
+    from leafexplain.cli.guard import run_guarded
+    from leafexplain.cli.router import route
+
+    args = sys.argv[1:] if argv is None else list(argv)
+    env = env if env is not None else Environment.from_process()
+    # The help kept in _table.py is laid out for 80 columns, click's widest.
+    where = route(args, wide=env.width >= 80)
+    return run_guarded(lambda: _dispatch(where, env), env, sigterm=where.kind not in ("version", "help"))
+
+
+def _dispatch(where: Route, env: Environment) -> int:
+    if where.kind == "version":
+        from leafexplain.version import __version__
+
+        return _emit(env, f"leafexplain {__version__}\n")
+    if where.kind == "help":
+        from leafexplain.cli._table import ROOT_HELP
+
+        return _emit(env, ROOT_HELP)
+    if where.kind == "fast" and where.options is not None:
+        options = where.options
+        if options["text"] or options.get("file") or not env.stdin_isatty:  # no input at all: click says so
+            from leafexplain.cli.explain import Options, run_explain
+
+            return run_explain(env, Options(**options))
+    from leafexplain.cli.guard import invoke_click
+
+    return invoke_click(_click_command(alone=where.kind in ("fast", "explain")), where.args, env)
+
+
+def _click_command(*, alone: bool) -> object:
+    """The explain command alone (for `leafexplain [OPTIONS] [TEXT]`), or the whole app."""
+    import typer
+
+    from leafexplain.cli import app
+
+    return app.explain_command() if alone else typer.main.get_command(app.app)
+
+
+def _emit(env: Environment, text: str) -> int:
+    env.stdout.write(text)
+    env.stdout.flush()
+    return 0

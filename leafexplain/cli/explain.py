@@ -1,0 +1,119 @@
+"""The commands that explain (`explain`, its fast path, `demo`, `run`) and the records every command loads.
+
+No typer or click here: the fast path runs `run_explain` straight from the router.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from leafexplain.env import ColorChoice, Environment
+from leafexplain.exitcodes import ExitStatus
+from leafexplain.models import Limits
+from leafexplain.render import Style, warn, warn_problems
+
+if TYPE_CHECKING:
+    from leafexplain.records.catalog import Catalog
+
+
+@dataclass(frozen=True)
+class Options:
+    """The values of the options commands share; a command that does not take one keeps its default."""
+
+    text: tuple[str, ...] = ()
+    file: str | None = None
+    fmt: str = "auto"
+    color: ColorChoice = "auto"
+    width: int | None = None
+    threshold: float | None = None
+    show_all: bool = False
+    full: bool = False
+    records: tuple[str, ...] = ()
+    no_bundled: bool = False
+    no_source: bool = False
+    root: str | Path | None = None
+
+    @property
+    def style(self) -> Style:
+        return Style(self.fmt, self.color, self.width, full=self.full, show_all=self.show_all)
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(threshold=self.threshold)
+
+
+def load_catalog(opts: Options, env: Environment) -> Catalog:
+    """The records, from the index (built first, with a progress bar, if the record files changed); problems
+    to stderr."""
+    from leafexplain.records import open_catalog
+    from leafexplain.render.progress import progress_bar
+
+    warned: list[str] = []
+
+    def warn_once(message: str) -> None:
+        if message not in warned:
+            warned.append(message)
+            warn(env, message)
+
+    with progress_bar(env, "indexing records") as progress:
+        catalog = open_catalog(
+            opts.records, bundled=not opts.no_bundled, environ=env.environ, progress=progress, warn=warn_once
+        )
+    warn_problems(env, catalog.problems)
+    return catalog
+
+
+def run_explain(env: Environment, opts: Options) -> int:
+    """Find every panic and traceback in the input and explain each one; the exit code.
+
+    Raises NoInput when there is nothing to read (the command line makes it a usage error).
+    """
+    from leafexplain import session
+    from leafexplain.intake.reading import InputError, input_chunks
+    from leafexplain.match import Matcher
+    from leafexplain.render.explanation import write_explanation
+
+    root = Path(opts.root) if opts.root is not None else None
+    if root is not None and not opts.no_source and not root.is_dir():
+        warn(env, f"--root {opts.root}: not a folder")
+        return ExitStatus.USAGE_ERROR
+    try:
+        chunks = input_chunks(opts.text, opts.file, env)
+    except InputError as exc:
+        warn(env, str(exc))
+        return ExitStatus.USAGE_ERROR
+    matcher = Matcher(load_catalog(opts, env))
+    local = None
+    if not opts.no_source:  # your code and the library's, from this machine: a few stats and small reads
+        from leafexplain.locate import LocalPaths
+
+        local = LocalPaths.from_environment(env.environ, root)
+    report = session.explain(chunks, matcher, opts.limits, local=local)
+    write_explanation(report, env, opts.style)
+    return report.exit_status
+
+
+def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
+    """`leafexplain run`: the command's output passed through, its errors explained on stderr; its exit code."""
+    from leafexplain import session
+    from leafexplain.cli.guard import status_kept
+    from leafexplain.intake.process import EXIT_CANNOT_RUN, EXIT_NOT_FOUND, child_environment, run_and_scan
+    from leafexplain.render.explanation import write_run
+
+    explaining = env.on_stderr()  # the explanation goes to stderr: the command's stdout stays its own
+    try:
+        outcome = run_and_scan(argv, child_env=child_environment(env), limits=opts.limits)
+    except FileNotFoundError:
+        warn(explaining, f"{argv[0]}: command not found")
+        return EXIT_NOT_FOUND
+    except OSError as exc:
+        warn(explaining, f"{argv[0]}: cannot run: {exc.strerror or exc}")
+        return EXIT_CANNOT_RUN
+    with status_kept(explaining):
+        records = session.RecordsOnce(opts.records, bundled=not opts.no_bundled, environ=env.environ)
+        report = session.explain(outcome.collected, records, opts.limits)
+        write_run(report, explaining, opts.style, outcome.exit_code)
+    return outcome.exit_code

@@ -1,0 +1,127 @@
+"""The one error guard: every way a command can end mapped to its exit code, never a Python traceback.
+
+Ctrl-C, SIGTERM, a reader that goes away, click's usage errors (which may quote hostile
+arguments) and our own bugs each end the run with a code of their own and at most one line.
+What the endings need is imported when they happen: `--version` runs under this guard too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from leafexplain.env import Environment
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: unwind (temporary files are removed on the way), then exit 143."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def end_quietly_on_sigterm() -> None:
+    """Turn SIGTERM into `Terminated`, so that it ends the run like Ctrl-C does: cleanly, no traceback.
+
+    Only the main thread may set handlers; a handler someone else set (an embedding program) stays.
+    """
+    import signal
+
+    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+        with contextlib.suppress(ValueError):  # not the main thread
+            signal.signal(signal.SIGTERM, _raise_terminated)
+
+
+def run_guarded(call: Callable[[], int | None], env: Environment, *, sigterm: bool = True) -> int:
+    """The call's exit code; Ctrl-C, SIGTERM, a closed stdout and our own bugs mapped to codes of their own.
+
+    `sigterm`: end quietly on SIGTERM too (printing the version has nothing to clean up, nor time to lose).
+    """
+    if env.is_process and sigterm:
+        end_quietly_on_sigterm()
+    try:
+        return int(call() or 0)
+    except (KeyboardInterrupt, Terminated, BrokenPipeError) as exc:
+        return _ended_from_outside(exc, env)
+    except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
+        if env.debug:
+            raise
+        from leafexplain.exitcodes import ExitStatus
+        from leafexplain.text import printable
+
+        env.stderr.write(
+            f"leafexplain: internal error: {printable(f'{type(exc).__name__}: {exc}')} "
+            "(set LEAFEXPLAIN_DEBUG=1 for details)\n"
+        )
+        env.stderr.flush()
+        return ExitStatus.INTERNAL_ERROR
+
+
+def _ended_from_outside(exc: BaseException, env: Environment) -> int:
+    """Ctrl-C, SIGTERM, or a reader that went away (`| head`): a code of its own, and not a word."""
+    from leafexplain.exitcodes import ExitStatus
+
+    if isinstance(exc, KeyboardInterrupt):
+        return ExitStatus.INTERRUPTED
+    if isinstance(exc, Terminated):
+        return ExitStatus.TERMINATED
+    if env.is_process:
+        # Keep Python from complaining at exit when it flushes what is left for the closed pipe.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return ExitStatus.BROKEN_PIPE
+
+
+def invoke_click(command: Any, args: list[str], env: Environment) -> int:
+    """Run a click command on `args`: click's own endings (usage errors, aborts, a closed pipe) as our codes.
+
+    click writes help and messages to sys.stdout and sys.stderr: those are the Environment's while it runs.
+    """
+    import click
+
+    from leafexplain.exitcodes import ExitStatus
+
+    try:
+        with contextlib.redirect_stdout(env.stdout), contextlib.redirect_stderr(env.stderr):
+            try:
+                return command.main(args=args, prog_name="leafexplain", standalone_mode=False, obj=env) or 0
+            except SystemExit:
+                if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+                    raise BrokenPipeError from None  # click ends a closed pipe with 1; ours is 141
+                raise
+    except click.exceptions.Abort:
+        return ExitStatus.INTERRUPTED
+    except click.ClickException as exc:
+        show_usage_error(exc, env)  # it may quote the user's arguments: printable
+        return ExitStatus.USAGE_ERROR
+
+
+def show_usage_error(exc: Any, env: Environment) -> None:
+    """click's usage message, each line with the user's own text in it made printable."""
+    from leafexplain.text import printable
+
+    buffer = io.StringIO()
+    exc.show(file=buffer)
+    env.stderr.write("".join(printable(line) + "\n" for line in buffer.getvalue().splitlines()))
+    env.stderr.flush()
+
+
+@contextlib.contextmanager
+def status_kept(env: Environment) -> Iterator[None]:
+    """For `run`: the command's own exit status stands, whatever happens while its output is explained."""
+    try:
+        yield
+    except BrokenPipeError:
+        pass  # our stderr is gone; the command's status still stands
+    except Exception as exc:  # a bug of ours must not hide the command's own status
+        if env.debug:
+            raise
+        from leafexplain.render import warn
+
+        with contextlib.suppress(OSError):
+            warn(env, f"internal error while explaining: {type(exc).__name__}: {exc}")

@@ -1,0 +1,114 @@
+"""The one argument router: which command the words name, and the everyday explain parsed without click.
+
+`leafexplain [OPTIONS] [TEXT ...]` means `leafexplain explain [OPTIONS] [TEXT ...]`, and options
+given before a command name (`--records DIR show ID`) go to that command. Importing typer and
+click and building the command costs more than the rest of a run, and explain runs after every
+failing build: its options are parsed here from `_table.py`, generated from the typer app, so
+there is one definition of them. Anything this parser is not sure about (`--help`, an unknown
+option, a value out of range) is left to click, which gives the proper message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leafexplain.cli._table import COMMANDS, EXPLAIN_OPTIONS
+
+DEFAULT_COMMAND = "explain"
+_DEFAULTS: dict[str, Any] = {"fmt": "auto", "color": "auto", "records": ()}
+TAKES_VALUE = frozenset(name for name, spec in EXPLAIN_OPTIONS.items() if spec["kind"] != "flag")
+
+
+class Route:
+    """Where the words go: `version` and `help` are answered at once; `fast` is explain with its
+    `options` parsed here; `explain` is the explain command alone, in click; `app` is the whole app."""
+
+    __slots__ = ("args", "kind", "options")
+
+    def __init__(self, kind: str, args: list[str], options: dict[str, Any] | None = None) -> None:
+        self.kind, self.args, self.options = kind, args, options
+
+
+def route(args: list[str], wide: bool) -> Route:
+    """Where `args` go; `wide`: the terminal fits the root help kept in `_table.py` (80 columns or more)."""
+    if args in (["--version"], ["-V"]):
+        return Route("version", args)  # every shell prompt integration and bug report asks this
+    if args in (["--help"], ["-h"]):
+        return Route("help" if wide else "app", args)
+    if args[:1] in (["--version"], ["-V"]):
+        return Route("app", args)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            break
+        if arg.startswith("-") and arg != "-":
+            i += 2 if arg in TAKES_VALUE else 1
+            continue
+        if arg in COMMANDS:
+            rest = [*args[:i], *args[i + 1 :]]
+            # `leafexplain explain ...` is the explain command alone too; it is only ever parsed by click.
+            return Route("explain", rest) if arg == DEFAULT_COMMAND else Route("app", [arg, *rest])
+        break
+    options = parse_explain(args)
+    return Route("explain", args) if options is None else Route("fast", args, options)
+
+
+def _value(spec: dict[str, Any], raw: str) -> Any:
+    """The option's value, or a ValueError when click should judge it."""
+    kind = spec["kind"]
+    if kind == "choice":
+        if raw not in spec["choices"]:
+            raise ValueError(raw)
+        return raw
+    if kind in ("int", "float"):
+        number = int(raw) if kind == "int" else float(raw)
+        low, high = spec.get("min"), spec.get("max")
+        if (low is not None and number < low) or (high is not None and number > high):
+            raise ValueError(raw)
+        return number
+    return raw
+
+
+def parse_explain(args: list[str]) -> dict[str, Any] | None:
+    """The explain options as keyword arguments, or None to let click parse `args`."""
+    values: dict[str, Any] = dict(_DEFAULTS)
+    text: list[str] = []
+    i = 0
+    only_text = False
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if only_text or arg == "-" or not arg.startswith("-"):
+            if not text and not only_text and arg in COMMANDS:
+                return None  # a command's name: not explain's text
+            text.append(arg)
+            continue
+        if arg == "--":
+            only_text = True
+            continue
+        name, has_inline, inline = arg.partition("=")
+        spec = EXPLAIN_OPTIONS.get(name)
+        if spec is None:
+            return None  # --help, --version, a typo: click answers
+        if spec["kind"] == "flag":
+            if has_inline:
+                return None
+            values[spec["dest"]] = True
+            continue
+        if has_inline:
+            raw = inline
+        elif i < len(args):
+            raw, i = args[i], i + 1
+        else:
+            return None  # an option missing its value
+        try:
+            value = _value(spec, raw)
+        except ValueError:
+            return None
+        if spec["multiple"]:
+            values[spec["dest"]] = (*values[spec["dest"]], value)
+        else:
+            values[spec["dest"]] = value
+    values["text"] = tuple(text)
+    return values

@@ -1,0 +1,234 @@
+"""A command's output as input (`leafexplain run`): run it, pass its output through live, find its errors.
+
+The child's stdout and stderr go to ours byte for byte as they arrive; a copy of each chunk is
+scanned for likely errors in bounded memory (only windows around them are kept).
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import IO
+
+from leafexplain.env import Environment
+from leafexplain.extract import events_in, finish
+from leafexplain.intake.collect import bound
+from leafexplain.intake.stream import Window, WindowScanner
+from leafexplain.models import Collected, ErrorEvent, Limits
+
+CHUNK_BYTES = 64 * 1024
+QUEUED_CHUNKS = 16  # at most this many chunks wait for the scanner: a slow scan slows the child, not our memory
+CHECKPOINTS_KEPT = 256  # line-number checkpoints are trimmed in batches, not one by one
+IDLE_AFTER_EXIT_SECONDS = 2.0  # a background process of the child may hold our pipes open for ever
+EXIT_NOT_FOUND = 127  # as a shell reports a missing command
+EXIT_CANNOT_RUN = 126  # found but not executable
+SIGNAL_EXIT_BASE = 128  # a child killed by signal N exits 128+N, as in a shell
+# Tools that colour only on a terminal are told to colour anyway when our own stdout is one.
+FORCE_COLOR_ENV = {"CARGO_TERM_COLOR": "always", "FORCE_COLOR": "1", "PY_COLORS": "1", "CLICOLOR_FORCE": "1"}
+STDOUT, STDERR = 1, 2
+
+
+def child_environment(env: Environment) -> dict[str, str] | None:
+    """The child's environment: None (inherit ours untouched) unless our stdout is a terminal.
+
+    On a terminal the child keeps its colour (unless the user set NO_COLOR or the variable
+    themselves) and a Python child writes unbuffered, so that its output stays live through the pipe.
+    """
+    if not env.stdout_isatty:
+        return None
+    child = dict(env.environ)
+    if not env.no_color:
+        for name, value in FORCE_COLOR_ENV.items():
+            child.setdefault(name, value)
+    child.setdefault("PYTHONUNBUFFERED", "1")
+    return child
+
+
+def exit_code(returncode: int) -> int:
+    """A shell's view of the child's status: its code, or 128+N when signal N killed it."""
+    return SIGNAL_EXIT_BASE - returncode if returncode < 0 else returncode
+
+
+class StreamEvents:
+    """The errors in one of the child's streams, each numbered by its line in the output as a whole.
+
+    Each stream is scanned on its own: a traceback on stderr stays whole even when stdout lines
+    arrive between its lines. Line numbers are mapped back to the order in which lines arrived.
+    """
+
+    def __init__(self) -> None:
+        self.scanner = WindowScanner()
+        self.lines = 0  # newlines seen in this stream
+        self.starts: list[int] = []  # local line where each chunk fed began ...
+        self.overall: list[int] = []  # ... and the line of the whole output it began on
+
+    def feed(self, data: bytes, overall_line: int) -> list[ErrorEvent]:
+        self.starts.append(self.lines + 1)
+        self.overall.append(overall_line)
+        self.lines += data.count(b"\n")
+        return self._events(self.scanner.feed(data))
+
+    def close(self) -> list[ErrorEvent]:
+        return self._events(self.scanner.close())
+
+    def _overall_line(self, local: int) -> int:
+        i = bisect.bisect_left(self.starts, local)  # the first chunk that local line is in
+        if i == len(self.starts) or self.starts[i] != local:
+            i = max(i - 1, 0)
+        return self.overall[i] + local - self.starts[i]
+
+    def _events(self, windows: Sequence[Window]) -> list[ErrorEvent]:
+        found: list[ErrorEvent] = []
+        for window in windows:
+            # A command's output is never a message pasted on its own (bare=False): a short
+            # successful run must not be taken for one error.
+            for event in events_in(window.text, bare=False, first_line=window.first_line):
+                found.append(replace(event, line_number=self._overall_line(event.line_number)))
+        # Lines the scanner has let go of can no longer start a window: forget where they were.
+        keep = max(bisect.bisect_right(self.starts, self.scanner.base_line) - 1, 0)
+        if keep > CHECKPOINTS_KEPT:
+            del self.starts[:keep], self.overall[:keep]
+        return found
+
+
+class EventCollector:
+    """The errors in both streams, in the order they were printed, kept within the limits."""
+
+    def __init__(self, limits: Limits = Limits()) -> None:
+        self.streams = {STDOUT: StreamEvents(), STDERR: StreamEvents()}
+        self.ended: set[int] = set()
+        self.line = 1  # line of the whole output the next chunk starts on
+        self.events: list[ErrorEvent] = []
+        self.limits = limits
+        self.dropped = 0  # distinct errors beyond the limits
+
+    def feed(self, stream: int, chunk: bytes) -> None:
+        self._take(self.streams[stream].feed(chunk, self.line))
+        self.line += chunk.count(b"\n")
+
+    def end(self, stream: int) -> None:
+        if stream not in self.ended:
+            self.ended.add(stream)
+            self._take(self.streams[stream].close())
+
+    def close(self) -> list[ErrorEvent]:
+        for stream in self.streams:
+            self.end(stream)
+        return finish(sorted(self.events, key=lambda e: e.line_number))
+
+    def _take(self, found: list[ErrorEvent]) -> None:
+        if found:
+            self.events.extend(found)
+            self.events, dropped = bound(self.events, self.limits)
+            self.dropped += dropped
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _pump(pipe: IO[bytes], our_fd: int, stream: int, chunks: queue.Queue[tuple[int, bytes | None]]) -> None:
+    """Copy one of the child's pipes to our own fd as it arrives, and queue each chunk for scanning."""
+    fd = pipe.fileno()
+    try:
+        while chunk := os.read(fd, CHUNK_BYTES):
+            try:
+                _write_all(our_fd, chunk)
+            except OSError:
+                # Our reader went away (`| head`): close the child's pipe too, so that it meets
+                # the closed pipe as it would have without us.
+                break
+            chunks.put((stream, chunk))
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            pipe.close()
+        chunks.put((stream, None))
+
+
+@contextlib.contextmanager
+def _signals_reach_the_child(child: list[subprocess.Popen[bytes]]) -> Iterator[None]:
+    """While the child runs, Ctrl-C is the child's business: the terminal sends SIGINT (and SIGQUIT)
+    to the whole foreground process group, so we only note it and wait for the child to finish.
+    SIGTERM and SIGHUP, sent to us alone, are passed on to the child."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def wait_for_child(signum: int, frame: object) -> None:
+        pass
+
+    def pass_on(signum: int, frame: object) -> None:
+        if child:
+            with contextlib.suppress(OSError):
+                child[0].send_signal(signum)
+
+    wanted = {"SIGINT": wait_for_child, "SIGQUIT": wait_for_child, "SIGTERM": pass_on, "SIGHUP": pass_on}
+    previous = {}
+    for name, handler in wanted.items():
+        number = getattr(signal, name, None)
+        if number is not None:
+            previous[number] = signal.signal(number, handler)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    exit_code: int
+    collected: Collected
+
+
+def run_and_scan(
+    argv: Sequence[str],
+    *,
+    child_env: dict[str, str] | None = None,
+    stdout_fd: int = 1,
+    stderr_fd: int = 2,
+    limits: Limits = Limits(),
+) -> RunOutcome:
+    """Run `argv`, its output passed through to our fds as it comes; the errors it printed, found.
+
+    Raises OSError when the command cannot be started (FileNotFoundError when it does not exist).
+    """
+    chunks: queue.Queue[tuple[int, bytes | None]] = queue.Queue(maxsize=QUEUED_CHUNKS)
+    collector = EventCollector(limits)
+    child: list[subprocess.Popen[bytes]] = []
+    with _signals_reach_the_child(child):
+        proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env)
+        child.append(proc)
+        for pipe, our_fd, stream in ((proc.stdout, stdout_fd, STDOUT), (proc.stderr, stderr_fd, STDERR)):
+            threading.Thread(target=_pump, args=(pipe, our_fd, stream, chunks), daemon=True).start()
+        open_streams = 2
+        exited_at: float | None = None
+        while open_streams:
+            try:
+                stream, chunk = chunks.get(timeout=0.2)
+            except queue.Empty:
+                if exited_at is None and proc.poll() is not None:
+                    exited_at = time.monotonic()
+                if exited_at is not None and time.monotonic() - exited_at > IDLE_AFTER_EXIT_SECONDS:
+                    break  # the child is gone; whoever still holds its pipes is not ours to wait for
+                continue
+            if chunk is None:
+                open_streams -= 1
+                collector.end(stream)
+            else:
+                exited_at = None if exited_at is None else time.monotonic()
+                collector.feed(stream, chunk)
+        returncode = proc.wait()
+    return RunOutcome(exit_code(returncode), Collected(tuple(collector.close()), collector.dropped))

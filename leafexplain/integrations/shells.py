@@ -1,0 +1,160 @@
+"""Shell completion scripts: where each shell looks for one, and installing it there (`leafexplain completion`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from leafexplain.bundled import bundled_dir
+from leafexplain.env import config_home, data_home, home
+
+SCRIPT_NAMES = {
+    "bash": "leafexplain.bash",
+    "zsh": "_leafexplain",
+    "fish": "leafexplain.fish",
+    "powershell": "leafexplain.ps1",
+}
+# Where bash-completion itself may live: without it, ~/.local/share/bash-completion is never read.
+BASH_COMPLETION_SCRIPTS = (
+    "/usr/share/bash-completion/bash_completion",
+    "/etc/bash_completion",
+    "/usr/local/share/bash-completion/bash_completion",
+    "/opt/homebrew/etc/profile.d/bash_completion.sh",
+    "/usr/local/etc/profile.d/bash_completion.sh",
+)
+
+
+class Shell(str, Enum):
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+    powershell = "powershell"
+
+
+@dataclass(frozen=True)
+class Installed:
+    """What `install` did: the files it wrote, and what it tells the user (one line each)."""
+
+    written: tuple[Path, ...]
+    notes: tuple[str, ...]
+
+
+def script_path(shell: Shell) -> Path:
+    return bundled_dir("completions") / SCRIPT_NAMES[shell.value]
+
+
+def script_text(shell: Shell) -> str:
+    return script_path(shell).read_text(encoding="utf-8")
+
+
+def detect_shell(environ: Mapping[str, str] = os.environ) -> Shell | None:
+    """The user's shell from $SHELL; PowerShell on Windows, where $SHELL is not set."""
+    name = Path(environ.get("SHELL", "")).name.lower()
+    if name.endswith(".exe"):
+        name = name[: -len(".exe")]
+    if name in ("bash", "zsh", "fish"):
+        return Shell(name)
+    if name in ("pwsh", "powershell"):
+        return Shell.powershell
+    if not name and os.name == "nt":
+        return Shell.powershell
+    return None
+
+
+def _powershell_profile(environ: Mapping[str, str]) -> Path:
+    """The current user's profile: asked of PowerShell when it is here, else where it keeps it by default."""
+    for exe in ("pwsh", "powershell"):
+        found = shutil.which(exe, path=environ.get("PATH"))
+        if not found:
+            continue
+        try:
+            asked = subprocess.run(
+                [found, "-NoProfile", "-NoLogo", "-NonInteractive", "-Command", "$PROFILE.CurrentUserCurrentHost"],
+                capture_output=True,
+                text=True,
+                timeout=30,
+                env=dict(environ),
+            )
+        except (OSError, subprocess.SubprocessError):
+            continue
+        answer = asked.stdout.strip()
+        if asked.returncode == 0 and answer:
+            return Path(answer)
+    if os.name == "nt":
+        return home(environ) / "Documents" / "PowerShell" / "Microsoft.PowerShell_profile.ps1"
+    return config_home(environ) / "powershell" / "Microsoft.PowerShell_profile.ps1"
+
+
+def _write(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8", newline="\n")
+
+
+def _install_bash(text: str, environ: Mapping[str, str]) -> Installed:
+    user_dir = environ.get("BASH_COMPLETION_USER_DIR")
+    base = Path(user_dir) if user_dir else data_home(environ) / "bash-completion"
+    target = base / "completions" / "leafexplain"
+    _write(target, text)
+    notes = [f"installed bash completion: {target}", "bash-completion loads it in new shells"]
+    if not any(Path(p).is_file() for p in BASH_COMPLETION_SCRIPTS):
+        notes.append(f"bash-completion is not installed here: add `source {target}` to ~/.bashrc instead")
+    return Installed((target,), tuple(notes))
+
+
+def _install_zsh(text: str, environ: Mapping[str, str]) -> Installed:
+    target = home(environ) / ".zfunc" / "_leafexplain"
+    _write(target, text)
+    notes = [f"installed zsh completion: {target}"]
+    zshrc = Path(environ.get("ZDOTDIR") or home(environ)) / ".zshrc"
+    try:
+        configured = ".zfunc" in zshrc.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        configured = False
+    if configured:
+        notes.append("it is loaded in new shells")
+    else:
+        notes.append(f"add to {zshrc}, before compinit: fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit")
+    return Installed((target,), tuple(notes))
+
+
+def _install_fish(text: str, environ: Mapping[str, str]) -> Installed:
+    target = config_home(environ) / "fish" / "completions" / "leafexplain.fish"
+    _write(target, text)
+    return Installed((target,), (f"installed fish completion: {target}", "fish loads it in new shells"))
+
+
+def _install_powershell(text: str, environ: Mapping[str, str]) -> Installed:
+    profile = _powershell_profile(environ)
+    # Beside the profile rather than inside the package: it stays valid across upgrades and venvs.
+    target = profile.parent / "leafexplain-completion.ps1"
+    _write(target, text)
+    line = f". '{str(target).replace(chr(39), chr(39) * 2)}'"
+    try:
+        existing = profile.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        existing = ""
+    notes = [f"installed PowerShell completion: {target}"]
+    if line in existing.splitlines():
+        notes.append(f"{profile} loads it already")
+        return Installed((target,), tuple(notes))
+    separator = "" if not existing or existing.endswith("\n") else "\n"
+    _write(profile, f"{existing}{separator}{line}\n")
+    notes.append(f"added `{line}` to {profile}: new PowerShell sessions load it")
+    return Installed((target, profile), tuple(notes))
+
+
+INSTALLERS = {
+    Shell.bash: _install_bash,
+    Shell.zsh: _install_zsh,
+    Shell.fish: _install_fish,
+    Shell.powershell: _install_powershell,
+}
+
+
+def install_completion(shell: Shell, environ: Mapping[str, str] = os.environ) -> Installed:
+    return INSTALLERS[shell](script_text(shell), environ)

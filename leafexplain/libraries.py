@@ -1,0 +1,151 @@
+"""What leafexplain knows about the libraries it explains: how burn, PyTorch, CPython and Rust's standard
+library show in paths and frames, and where their files sit in a source tree and once installed.
+
+The extractors ask it which frames are a library's (to find the user's own), the matcher which
+repositories the frames show, and `locate/` where a record's file lies on this machine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from leafexplain.models import ErrorEvent, Frame, Record
+
+RUST_REPO = "rust-lang/rust"
+CPYTHON_REPO = "python/cpython"
+TORCH_REPO = "pytorch/pytorch"
+BURN_REPO = "tracel-ai/burn"
+GITHUB = "https://github.com"
+
+# --- frames: whose code is it? ------------------------------------------------------------------
+
+# burn's own crates count as a library wherever they sit (a registry, a git checkout, a
+# vendored copy): the user's frame is the code that called into burn.
+_RUST_LIBRARY = re.compile(
+    r"(^|/)rustc/[0-9a-f]{7,40}/|/\.cargo/(registry|git)/|/\.rustup/|/rustlib/src/"
+    r"|(^|/)library/(std|core|alloc|proc_macro|test)/src/|(^|/)crates/burn(-[a-z0-9]+)*/src/"
+)
+_RUST_STD_FUNCTION = re.compile(r"^(<)?(std|core|alloc|__rustc|rust_begin_unwind|test)(\[[0-9a-f]+\])?(::|$)")
+_PYTHON_LIBRARY = re.compile(
+    r"[/\\](site|dist)-packages[/\\]|[/\\]lib(64)?[/\\]python\d(\.\d+)?[/\\]|^<frozen |[/\\]Lib[/\\]"
+)
+_BURN_CRATE = re.compile(
+    r"(?:^|/)(burn(?:-[a-z0-9]+)*)-\d+\.\d+\.\d+[^/]*/|(?:^|/)crates/(burn[a-z0-9-]*)/|\b(burn_[a-z0-9_]+)::"
+)
+_RUST_STD_PATH = re.compile(r"(^|/)library/(std|core|alloc)/")
+_TORCH_PATH = re.compile(r"[/\\]torch[/\\]")
+_CPYTHON_PATH = re.compile(r"[/\\]lib(64)?[/\\]python3(\.\d+)?[/\\](?!.*(site|dist)-packages)")
+
+
+def is_library_frame(frame: Frame, language: str) -> bool:
+    """A frame in a library (the standard library, a registry crate, burn, site-packages), not the user's code."""
+    if language == "rust":
+        if _RUST_LIBRARY.search(frame.file):
+            return True
+        return bool(frame.function and not frame.file and _RUST_STD_FUNCTION.match(frame.function))
+    return bool(_PYTHON_LIBRARY.search(frame.file))
+
+
+def library_hints(event: ErrorEvent) -> frozenset[str]:
+    """Repositories evident in the event's frames and location."""
+    hints: set[str] = set()
+    frames = list(event.frames) + ([event.location] if event.location else [])
+    for frame in frames:
+        text = f"{frame.file} {frame.function or ''}"
+        if "/rustc/" in text or _RUST_STD_PATH.search(text):
+            hints.add(RUST_REPO)
+        if _BURN_CRATE.search(text):
+            hints.add(BURN_REPO)
+        if _TORCH_PATH.search(text):
+            hints.add(TORCH_REPO)
+        if _CPYTHON_PATH.search(text):
+            hints.add(CPYTHON_REPO)
+    return frozenset(hints)
+
+
+# --- files: where a record's file lies, in the tree and once installed --------------------------
+
+RUSTC_SHA = re.compile(r"/rustc/([0-9a-f]{40})/")
+PYTHON_LIB = re.compile(r"/(?:lib/python(\d+\.\d+)t?|Lib)/")
+_VERSIONED_DIR = re.compile(r"(?:^|/)([A-Za-z0-9_.-]+?)-(\d+\.\d+[^/]*)/")
+# pytorch ships its C++ headers inside the wheel, under torch/include.
+_HEADER_HOMES = {
+    TORCH_REPO: (
+        ("aten/src/ATen/templates/", "torch/include/ATen/core/"),
+        ("aten/src/ATen/", "torch/include/ATen/"),
+        ("c10/", "torch/include/c10/"),
+        ("torch/csrc/", "torch/include/torch/csrc/"),
+    )
+}
+
+
+def norm_path(path: str) -> str:
+    """A path as frames print it, compared with `/` and without a leading `./`."""
+    path = path.replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def ends_with(frame_path: str, tail: str) -> bool:
+    path = norm_path(frame_path)
+    return path == tail or path.endswith("/" + tail)
+
+
+def rust_variants(rel: str) -> list[str]:
+    """A module file moves between `x.rs` and `x/mod.rs` as it grows."""
+    if rel.endswith("/mod.rs"):
+        return [rel, rel[: -len("/mod.rs")] + ".rs"]
+    if rel.endswith(".rs"):
+        return [rel, rel[:-3] + "/mod.rs"]
+    return [rel]
+
+
+def crate_parts(record: Record, rel: str) -> tuple[str, str] | None:
+    """`crates/burn-autodiff/src/tensor.rs` -> (`burn-autodiff`, `src/tensor.rs`)."""
+    parts = rel.split("/")
+    if "src" not in parts:
+        return None
+    i = parts.index("src")
+    crate = parts[i - 1] if i > 0 else record.repo.rsplit("/", 1)[-1]
+    return crate, "/".join(parts[i:])
+
+
+def python_tail(record: Record, rel: str) -> str | None:
+    """The path of a record's Python file below its import root: `torch/autograd/__init__.py`."""
+    if record.repo == CPYTHON_REPO:
+        return rel[len("Lib/") :] if rel.startswith("Lib/") and rel.endswith(".py") else None
+    if not rel.endswith((".py", ".pyi")):
+        return None
+    for prefix in ("src/", "lib/"):
+        if rel.startswith(prefix):
+            return rel[len(prefix) :]
+    return rel
+
+
+def header_tail(record: Record, rel: str) -> str | None:
+    """Where a C++ header of the repository sits inside its installed Python package."""
+    if not rel.endswith((".h", ".hpp", ".cuh")):
+        return None  # wheels ship headers, never the .cpp files
+    for prefix, home in _HEADER_HOMES.get(record.repo, ()):
+        if rel.startswith(prefix):
+            return home + rel[len(prefix) :]
+    return None
+
+
+def version_from_dirs(path: str, crate: str | None = None) -> tuple[str, str] | None:
+    """(name, version) of the innermost `name-1.2.3/` folder in a path (the crate's, when named)."""
+    hits = [(m.group(1), m.group(2)) for m in _VERSIONED_DIR.finditer(norm_path(path))]
+    hits = [h for h in hits if crate is None or h[0] == crate]
+    return hits[-1] if hits else None
+
+
+def frame_hint(frames: Iterable[Frame], tails: Sequence[str]) -> int | None:
+    """The line a frame gives in the file that ends with one of `tails`: where to look first."""
+    return next((f.line for f in frames if f.line and any(ends_with(f.file, t) for t in tails)), None)
+
+
+def rustc_commit(frames: Iterable[Frame]) -> str | None:
+    """The rustc commit a backtrace's `/rustc/<sha>/` paths name."""
+    return next((m.group(1) for f in frames if (m := RUSTC_SHA.search(norm_path(f.file)))), None)

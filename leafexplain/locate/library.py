@@ -1,0 +1,132 @@
+"""The record's file as installed on this machine: found from the frames, else where its library is installed,
+with the message located in it and the drift from the record's commit said in words."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from leafexplain.libraries import (
+    CPYTHON_REPO,
+    PYTHON_LIB,
+    RUST_REPO,
+    crate_parts,
+    ends_with,
+    norm_path,
+    python_tail,
+    rust_variants,
+    version_from_dirs,
+)
+from leafexplain.locate import python, rust
+from leafexplain.locate.files import Found, LocalPaths, language_of, read_lines_cached, resolve, stamp, window
+from leafexplain.locate.message import locate_message
+from leafexplain.locate.python import python_installed, python_version_of
+from leafexplain.locate.rust import cargo_registry, cargo_version, rust_std
+from leafexplain.models import Drift, ErrorEvent, Frame, LibrarySource, Record
+
+LIBRARY_CONTEXT = 6  # lines either side of the message in the library
+
+
+def forget_listings() -> None:
+    """Folder listings (toolchains, crates, installed packages) are read again by the next lookup."""
+    rust.forget_listings()
+    python.forget_listings()
+
+
+def _event_frames(event: ErrorEvent) -> list[Frame]:
+    frames = [event.location] if event.location else []
+    return frames + [f for f in event.frames if f != event.location]
+
+
+def _from_frames(record: Record, rel: str, frames: list[Frame], paths: LocalPaths) -> Found | None:
+    """The frames' own paths, when the file they name exists here."""
+    if rel.endswith(".rs"):
+        tails = rust_variants(rel)
+        parts = crate_parts(record, rel)
+        for frame in frames:
+            if any(ends_with(frame.file, t) for t in tails):
+                found = resolve(frame.file, paths)
+                if found:
+                    version = None
+                    if parts and record.repo != RUST_REPO:
+                        text = str(found)
+                        cut = text.rfind(os.sep + parts[0] + os.sep)
+                        version = cargo_version(Path(text[: cut + len(parts[0]) + 1])) if cut >= 0 else None
+                    return Found(found, f"{parts[0]} {version}" if parts and version else None, frame.line)
+            if parts and ends_with(frame.file, parts[1]):
+                named = version_from_dirs(frame.file, parts[0])
+                found = resolve(frame.file, paths) if named else None
+                if found and named:
+                    return Found(found, f"{named[0]} {named[1]}", frame.line)
+        return None
+    tail = python_tail(record, rel)
+    if tail is None:
+        return None
+    for frame in frames:
+        if not ends_with(frame.file, tail):
+            continue
+        if record.repo == CPYTHON_REPO and not PYTHON_LIB.search(norm_path(frame.file)[: -len(tail)]):
+            continue  # a `json/decoder.py` of the user's own, not the standard library's
+        found = resolve(frame.file, paths)
+        if found:
+            return Found(found, python_version_of(found, paths, tail.split("/")[0]), frame.line)
+    return None
+
+
+def _drift_note(record: Record, line: int | None, exact: bool) -> tuple[Drift, str]:
+    at = f"the analysed commit {record.analyzedSha[:10]}" if record.analyzedSha else "the record"
+    was = record.lineNumber
+    if line is None:
+        where = f" (line {was} at {at})" if was else ""
+        return "gone", f"Drift: the message is not in this file{where}."
+    if not exact:
+        return "changed", f"Drift: the message's wording differs from {at}; the closest line is {line}."
+    if was is None:
+        return "unknown", f"The message is at line {line}."
+    if line == was:
+        return "none", f"No drift: the message is at line {line}, as at {at}."
+    return "moved", f"Drift: the message moved to line {line} (line {was} at {at})."
+
+
+def library_source(
+    record: Record, event: ErrorEvent, paths: LocalPaths, context: int = LIBRARY_CONTEXT
+) -> LibrarySource | None:
+    """The record's file as installed here, with the message located in it; None when it is not here."""
+    rel = norm_path(record.filePath or "").lstrip("/")
+    if not rel:
+        return None
+    frames = _event_frames(event)
+    found = _from_frames(record, rel, frames, paths)
+    if found is None:
+        if record.repo == RUST_REPO:
+            found = rust_std(rel, frames, paths)
+        elif rel.endswith(".rs"):
+            found = cargo_registry(record, rel, frames, paths)
+        else:
+            found = python_installed(record, rel, paths)
+    if found is None:
+        return None
+    file_stamp = stamp(found.path)
+    lines = read_lines_cached(str(found.path), file_stamp) if file_stamp else None
+    if lines is None or file_stamp is None:
+        return None
+    hint = found.hint or record.lineNumber or 0
+    line, exact = locate_message(str(found.path), file_stamp, record.messagePattern, hint)
+    drift, note = _drift_note(record, line, exact)
+    if found.note:
+        note = f"{note} {found.note}"
+    start, shown = window(lines, line, context) if line else (1, ())
+    url = found.url
+    if url and found.url_exact and line:
+        url += f"#L{line}"
+    return LibrarySource(
+        path=str(found.path),
+        version=found.version,
+        line=line,
+        start=start,
+        lines=shown,
+        drift=drift,
+        note=note,
+        language=language_of(found.path.name),
+        url=url,
+    )

@@ -1,0 +1,195 @@
+"""Rust sources on this machine: the standard library in a toolchain's rust-src, and crates in cargo's registry."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from leafexplain.libraries import (
+    GITHUB,
+    RUST_REPO,
+    crate_parts,
+    frame_hint,
+    rust_variants,
+    rustc_commit,
+    version_from_dirs,
+)
+from leafexplain.locate.files import Found, LocalPaths, is_file, read_lines
+from leafexplain.models import Frame, Record
+
+_RUSTC_VERSION = re.compile(rb'\[pkg\.rustc\]\s*\nversion = "([^"\n]{1,100})"')
+
+
+@dataclass(frozen=True)
+class _RustSrc:
+    root: Path  # .../lib/rustlib/src/rust
+    version: str | None  # "1.95.0 (59807616e 2026-04-14)"
+
+    @property
+    def commit_prefix(self) -> str | None:
+        m = re.search(r"\(([0-9a-f]{7,40})", self.version or "")
+        return m.group(1) if m else None
+
+
+def _toolchain_version(sysroot: Path) -> str | None:
+    """The rustc version from rustup's channel manifest: one search through a mapped file, no subprocess."""
+    manifest = sysroot / "lib" / "rustlib" / "multirust-channel-manifest.toml"
+    head = b""
+    try:
+        import mmap  # imported where used: most runs never look for a Rust toolchain
+
+        with open(manifest, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            at = data.find(b"[pkg.rustc]")
+            head = data[at : at + 200] if at >= 0 else b""
+    except (OSError, ValueError):
+        pass
+    m = _RUSTC_VERSION.match(head)
+    if m:
+        return m.group(1).decode("utf-8", "replace")
+    release = re.search(r"rustc-(\d+\.\d+\.\d+)", str(sysroot.resolve()))
+    return release.group(1) if release else None
+
+
+@lru_cache(maxsize=8)
+def _rust_sources(rustup_home: Path, system: tuple[Path, ...], rustc: str | None) -> tuple[_RustSrc, ...]:
+    """Every rust-src on this machine: rustup's toolchains, the system's, and the one next to a plain `rustc`."""
+    sysroots: list[Path] = []
+    with contextlib.suppress(OSError):
+        sysroots += sorted((rustup_home / "toolchains").iterdir())
+    if rustc:
+        real = Path(rustc).resolve()
+        if real.name.startswith("rustc"):  # not a rustup proxy
+            sysroots.append(real.parent.parent)
+    found: list[_RustSrc] = []
+    for sysroot in sysroots:
+        src = sysroot / "lib" / "rustlib" / "src" / "rust"
+        if (src / "library").is_dir():
+            found.append(_RustSrc(src, _toolchain_version(sysroot)))
+    for src in system:
+        if (src / "library").is_dir() and all(s.root.resolve() != src.resolve() for s in found):
+            found.append(_RustSrc(src, _toolchain_version(src.parent.parent.parent)))
+    return tuple(found)
+
+
+@lru_cache(maxsize=4)
+def _rustc_sysroot(rustc: str, cwd: Path) -> Path | None:
+    """`rustc --print sysroot`: only run when several toolchains have rust-src and nothing else decides."""
+    import subprocess
+
+    try:
+        done = subprocess.run([rustc, "--print", "sysroot"], capture_output=True, timeout=5, cwd=cwd, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    out = done.stdout.decode("utf-8", "replace").strip()
+    return Path(out) if done.returncode == 0 and out else None
+
+
+def rust_std(rel: str, frames: list[Frame], paths: LocalPaths) -> Found | None:
+    import shutil
+
+    rustc = shutil.which("rustc", path=paths.search_path) if paths.rustc_on_path else None
+    sources = _rust_sources(paths.rustup_home, paths.system_rust_src, rustc)
+    if not sources:
+        return None
+    sha = rustc_commit(frames)
+    chosen = next((s for s in sources if sha and s.commit_prefix and sha.startswith(s.commit_prefix)), None)
+    if chosen is None and len(sources) == 1:
+        chosen = sources[0]
+    if chosen is None and rustc:
+        sysroot = _rustc_sysroot(rustc, paths.roots[0] if paths.roots else Path.cwd())
+        src = (sysroot / "lib" / "rustlib" / "src" / "rust").resolve() if sysroot else None
+        chosen = next((s for s in sources if s.root.resolve() == src), None)
+    if chosen is None:
+        return None
+    for variant in rust_variants(rel):
+        file = chosen.root / variant
+        if is_file(file):
+            exact = bool(sha and chosen.commit_prefix and sha.startswith(chosen.commit_prefix))
+            url = f"{GITHUB}/{RUST_REPO}/blob/{sha}/{variant}" if sha else None
+            hint = frame_hint(frames, [variant]) if exact else None
+            version = f"rustc {chosen.version}" if chosen.version else None
+            return Found(file, version, hint, url, exact)
+    return None
+
+
+def forget_listings() -> None:
+    """Toolchains and crates are listed afresh by the next lookup (a long-lived process sees new ones)."""
+    _rust_sources.cache_clear()
+    _rustc_sysroot.cache_clear()
+    _registry_versions.cache_clear()
+
+
+def _version_key(version: str) -> tuple[tuple[int, ...], int, str]:
+    release, _, pre = version.partition("-")
+    numbers = tuple(int(n) if n.isdigit() else 0 for n in release.split("+")[0].split("."))
+    return numbers, 0 if pre else 1, pre
+
+
+@lru_cache(maxsize=32)
+def _registry_versions(cargo_home: Path, crate: str) -> tuple[tuple[str, Path], ...]:
+    """(version, folder) of each copy of a crate in cargo's registry, newest first."""
+    found: list[tuple[str, Path]] = []
+    try:
+        indexes = sorted((cargo_home / "registry" / "src").iterdir())
+    except OSError:
+        return ()
+    prefix = crate + "-"
+    for index in indexes:
+        try:
+            names = [e.name for e in os.scandir(index) if e.name.startswith(prefix)]
+        except OSError:
+            continue
+        for name in names:
+            version = name[len(prefix) :]
+            if version[:1].isdigit() and "." in version:
+                found.append((version, index / name))
+    found.sort(key=lambda pair: _version_key(pair[0]), reverse=True)
+    return tuple(found)
+
+
+def cargo_registry(record: Record, rel: str, frames: list[Frame], paths: LocalPaths) -> Found | None:
+    parts = crate_parts(record, rel)
+    if parts is None:
+        return None
+    crate, crate_rel = parts
+    installed = _registry_versions(paths.cargo_home, crate)
+    if not installed:
+        return None
+    family = crate.split("-")[0] + "-"
+    wanted = next((v for f in frames if (v := version_from_dirs(f.file, crate))), None)
+    if wanted is None:  # crates of one workspace share a version: burn-tensor-0.20.1 tells burn-autodiff's
+        wanted = next((v for f in frames if (v := version_from_dirs(f.file)) and v[0].startswith(family)), None)
+    chosen = next((pair for pair in installed if wanted and pair[0] == wanted[1]), None)
+    note = ""
+    if chosen is None:
+        chosen = installed[0]
+        if wanted:
+            note = f"The backtrace's {crate} {wanted[1]} is not installed here; this is {chosen[0]}."
+    for variant in rust_variants(crate_rel):
+        file = chosen[1] / variant
+        if is_file(file):
+            hint = frame_hint(frames, [f"{crate}-{chosen[0]}/{variant}"])
+            return Found(file, f"{crate} {chosen[0]}", hint, note=note)
+    return None
+
+
+def cargo_version(crate_dir: Path) -> str | None:
+    """The `version` of a crate checked out in a workspace (or the workspace's, when it inherits it)."""
+    for folder, section in ((crate_dir, "[package]"), (crate_dir.parent, None), (crate_dir.parent.parent, None)):
+        lines = read_lines(folder / "Cargo.toml")
+        if not lines:
+            continue
+        current = ""
+        for line in lines:
+            stripped = line.strip()
+            if stripped.startswith("["):
+                current = stripped
+            elif stripped.startswith("version") and current in ((section,) if section else ("[workspace.package]",)):
+                value = stripped.split("=", 1)[-1].strip()
+                if value.startswith('"'):
+                    return value.strip('"')
+    return None

@@ -1,0 +1,151 @@
+"""Record files: which folders to read, in which order, and each record object in a file, read in bounded memory."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from leafexplain.bundled import bundled_dir
+from leafexplain.env import data_home
+from leafexplain.models import Problem
+
+Environ = Mapping[str, str]
+RECORD_SUFFIXES = (".json", ".txt", ".jsonl")
+# Where a record lies: file number, byte offset, length, array item (-1: none), line (0: none).
+Location = tuple[int, int, int, int, int]
+# A single-record file is parsed whole; anything this large is not one record. Parsed JSON takes
+# up to ~25 times its size (a file of `[],[],...` is a list per 3 bytes), so these bound memory too.
+MAX_SINGLE_FILE_BYTES = 16 * 1024 * 1024
+MAX_LINE_BYTES = 8 * 1024 * 1024
+SKIP_PIECE_BYTES = 1 << 20
+
+
+def bundled_records_dir() -> Path:
+    return bundled_dir("records")
+
+
+def user_records_dir(environ: Environ = os.environ) -> Path:
+    return data_home(environ) / "leafexplain" / "records"
+
+
+def record_paths(
+    extra: Iterable[str] = (),
+    *,
+    bundled: bool = True,
+    configured: bool = True,
+    environ: Environ = os.environ,
+) -> list[tuple[Path, bool]]:
+    """Paths in load order, each with whether it must exist (the user named it).
+
+    `configured` takes in the user's data folder and LEAFEXPLAIN_RECORDS.
+    """
+    sources: list[tuple[Path, bool]] = []
+    if bundled:
+        sources.append((bundled_records_dir(), False))
+    if configured:
+        sources.append((user_records_dir(environ), False))
+        for entry in environ.get("LEAFEXPLAIN_RECORDS", "").split(os.pathsep):
+            if entry.strip():
+                sources.append((Path(entry).expanduser(), True))
+    sources.extend((Path(p).expanduser(), True) for p in extra)
+    return sources
+
+
+def iter_record_files(root: Path) -> Iterator[Path]:
+    """Record files below a folder, in a stable order; a file is taken as it is."""
+    if root.is_file():
+        yield root
+        return
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(RECORD_SUFFIXES) and not name.startswith("."):
+                yield Path(dirpath) / name
+
+
+def unwrap(data: Any) -> tuple[Any, str | None]:
+    """A dataset wrapper {"record": {...}, "datasetVersion": ...} or a bare record."""
+    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+        version = data.get("datasetVersion")
+        return data["record"], version if isinstance(version, str) else None
+    return data, None
+
+
+def describe_json_error(exc: Exception) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+    if isinstance(exc, RecursionError):
+        return "not valid JSON: nested too deeply"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text: byte {exc.start}"
+    return f"not valid JSON: {exc}"
+
+
+def _bounded_lines(handle: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
+    """(line number, the line or None when longer than MAX_LINE_BYTES, its length): a line of any
+    length (a 2 GB file without a newline) is skipped in pieces, never held whole."""
+    number = 0
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
+            yield number, raw, len(raw)
+            continue
+        length = len(raw)
+        while piece := handle.read(SKIP_PIECE_BYTES):
+            end = piece.find(b"\n")
+            if end >= 0:
+                length += end + 1
+                handle.seek(end + 1 - len(piece), os.SEEK_CUR)
+                break
+            length += len(piece)
+        yield number, None, length
+
+
+def raw_records(path: str, size: int) -> Iterator[tuple[object, str | None, Location, list[Problem]]]:
+    """Each record object in a file, where it lies, and file-level problems."""
+    if path.endswith(".jsonl"):
+        offset = 0
+        with open(path, "rb", buffering=SKIP_PIECE_BYTES) as handle:
+            for number, raw, length in _bounded_lines(handle):
+                here, offset = offset, offset + length
+                if raw is not None and not raw.strip():
+                    continue
+                if raw is None:
+                    yield (
+                        None,
+                        None,
+                        (0, 0, 0, -1, 0),
+                        [Problem(path, f"line longer than {MAX_LINE_BYTES} bytes", line=number)],
+                    )
+                    continue
+                try:
+                    data, version = unwrap(json.loads(raw))
+                except (ValueError, RecursionError) as exc:
+                    yield None, None, (0, 0, 0, -1, 0), [Problem(path, describe_json_error(exc), line=number)]
+                    continue
+                yield data, version, (0, here, len(raw), -1, number), []
+        return
+    too_large = [Problem(path, f"{size} bytes is too large for a record file; use .jsonl")]
+    if size > MAX_SINGLE_FILE_BYTES:
+        yield None, None, (0, 0, 0, -1, 0), too_large
+        return
+    try:
+        with open(path, "rb") as handle:
+            content = handle.read(MAX_SINGLE_FILE_BYTES + 1)  # it may have grown since it was listed
+        if len(content) > MAX_SINGLE_FILE_BYTES:
+            yield None, None, (0, 0, 0, -1, 0), too_large
+            return
+        parsed = json.loads(content)
+    except (ValueError, RecursionError) as exc:
+        yield None, None, (0, 0, 0, -1, 0), [Problem(path, describe_json_error(exc))]
+        return
+    if isinstance(parsed, list):
+        for item, entry in enumerate(parsed):
+            data, version = unwrap(entry)
+            yield data, version, (0, 0, size, item, item + 1), []
+    else:
+        data, version = unwrap(parsed)
+        yield data, version, (0, 0, size, -1, 0), []

@@ -1,0 +1,294 @@
+"""The on-disk record index: built on first use after the record files change, read in one go.
+
+It holds the catalog's columns and, for each record, where its JSON lies (file, offset, length),
+so a run reads the full record only for the matches it shows. Change is detected cheaply: the
+record files' paths, sizes and modification times. The file is written atomically (a temporary
+file, then a rename), so concurrent builders never leave a torn index behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+import sys
+import tempfile
+import time
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from leafexplain.env import cache_dir
+from leafexplain.models import Problem, Record
+from leafexplain.records.catalog import Catalog
+from leafexplain.records.files import Environ, iter_record_files, raw_records, record_paths, unwrap
+from leafexplain.records.index_file import (
+    FIELD_SEP,
+    INDEX_FORMAT,
+    TAG_SEP,
+    Column,
+    HashedIndex,
+    IndexDamaged,
+    IndexUnusable,
+    Rows,
+    decode,
+    encode,
+)
+from leafexplain.records.patterns import pattern_text
+from leafexplain.records.schema import validate_record
+from leafexplain.version import __version__
+
+Fingerprint = list[tuple[str, int, int, int]]  # (path, size, mtime_ns, source number) of each record file
+Progress = Callable[[int, int], None]  # bytes done, bytes in all
+
+
+def scan_files(paths: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Problem], list[str]]:
+    """Every record file in load order, with its size and time, and which of `paths` it is from.
+
+    The path's number goes into the fingerprint too: a duplicate id within one source is a
+    mistake to report, while a later source replacing an id is how users override records.
+    """
+    files: Fingerprint = []
+    problems: list[Problem] = []
+    used: list[str] = []
+    for source_number, (root, required) in enumerate(paths):
+        if not root.exists():
+            if required:
+                problems.append(Problem(str(root), "no such file or folder"))
+            continue
+        used.append(str(root))
+        for path in iter_record_files(root):
+            try:
+                st = path.stat()
+            except OSError as exc:
+                problems.append(Problem(str(path), f"cannot read: {exc.strerror or exc}"))
+                continue
+            if not stat.S_ISREG(st.st_mode):  # a FIFO or a device would block or never end
+                problems.append(Problem(str(path), "not a regular file"))
+                continue
+            files.append((str(path), st.st_size, st.st_mtime_ns, source_number))
+    return files, problems, used
+
+
+def build(
+    files: Fingerprint, progress: Progress | None = None
+) -> tuple[dict[str, object], list[str], list[tuple[str, ...]]]:
+    """Parse and validate every record file (later ids replace earlier).
+
+    Returns the index's metadata, one encoded row per record, and each record's pattern words.
+    """
+    position: dict[str, int] = {}  # id -> row
+    rows: list[str] = []
+    words: list[tuple[str, ...]] = []
+    problems: list[Problem] = []
+    total = sum(f[1] for f in files) or 1
+    done = 0
+    seen_in_source: dict[tuple[int, str], str] = {}
+    for file_number, (path, size, _, source_number) in enumerate(files):
+        try:
+            for data, version, loc, found in raw_records(path, size):
+                problems.extend(found)
+                if data is None and found:
+                    continue
+                record, invalid = validate_record(data, path, loc[4] or None, version)
+                problems.extend(invalid)
+                if record is None:
+                    continue
+                earlier = seen_in_source.get((source_number, record.id))
+                if earlier:
+                    message = f"duplicate id {record.id} (also in {earlier}); the later one is used"
+                    problems.append(Problem(record.origin, message, field="id"))
+                seen_in_source[(source_number, record.id)] = record.origin
+                fields = (
+                    record.id, record.repo, record.slug, record.messagePattern, record.language,
+                    record.errorClass or "", TAG_SEP.join(record.tags), *map(str, (file_number, *loc[1:])),
+                )  # fmt: skip
+                row = FIELD_SEP.join(fields)
+                if record.id in position:
+                    rows[position[record.id]] = row
+                    words[position[record.id]] = pattern_text(record.messagePattern).tokens
+                else:
+                    position[record.id] = len(rows)
+                    rows.append(row)
+                    words.append(pattern_text(record.messagePattern).tokens)
+        except OSError as exc:
+            problems.append(Problem(path, f"cannot read: {exc.strerror or exc}"))
+        done += size
+        if progress:
+            progress(done, total)
+    meta: dict[str, object] = {
+        "format": INDEX_FORMAT,
+        "version": __version__,
+        "python": sys.version,
+        "files": files,
+        "problems": [(p.path, p.message, p.line, p.field) for p in problems],
+    }
+    return meta, rows, words
+
+
+def fetcher(files: Fingerprint, rows: Rows) -> Callable[[int], Record]:
+    """Read one full record from where the index says it lies."""
+
+    def fetch(index: int) -> Record:
+        row = rows[index]
+        file_number, offset, length, item, line = (int(v) for v in row[7:12])
+        path = files[file_number][0]
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(offset)
+                raw = handle.read(length)
+            parsed = json.loads(raw)
+            data, version = unwrap(parsed[item] if item >= 0 else parsed)
+        except (OSError, ValueError, RecursionError, IndexError, TypeError, KeyError):
+            data, version = None, None
+        record, _ = validate_record(data, path, line or None, version)
+        if record is None or record.id != row[0]:
+            raise IndexUnusable(f"{path} changed while leafexplain was reading it")
+        return record
+
+    return fetch
+
+
+def to_catalog(meta: dict[str, Any], rows: Rows, words: HashedIndex, sources: list[str]) -> Catalog:
+    files = meta["files"]
+    return Catalog(
+        ids=Column(rows, "id"),
+        repos=Column(rows, "repo"),
+        slugs=Column(rows, "slug"),
+        patterns=Column(rows, "pattern"),
+        languages=Column(rows, "language"),
+        classes=Column(rows, "class", lambda v: v or None),
+        tags=Column(rows, "tags", lambda v: v.split(TAG_SEP) if v else []),
+        token_index=words,  # type: ignore[arg-type]
+        unindexed=meta["unindexed"],
+        fetch=fetcher(files, rows),
+        problems=tuple(Problem(path, message, line, field) for path, message, line, field in meta["problems"]),
+        sources=tuple(sources),
+    )
+
+
+def index_path(paths: list[tuple[Path, bool]], environ: Environ) -> Path:
+    """One index per set of record paths (the default set, or with --records, --no-bundled ...)."""
+    key = "\n".join(f"{p.resolve()}|{int(r)}" for p, r in paths)
+    # A checksum is enough for a file name: the index itself says which files it was built from.
+    return cache_dir(environ) / "index" / f"{zlib.crc32(key.encode()):08x}-{len(paths)}.marshal"
+
+
+def read_index(path: Path, files: Fingerprint) -> tuple[dict[str, Any], Rows, HashedIndex]:
+    try:
+        size = path.stat().st_size
+        # Rows hold a few fields of each record: an index many times the records' size is not ours.
+        if size > 8 * sum(f[1] for f in files) + (1 << 20):
+            raise IndexDamaged(f"{size} bytes is far too large for these records")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise IndexUnusable("no index yet") from None
+    except OSError as exc:
+        raise IndexUnusable(f"unreadable index ({exc.strerror or exc})") from None
+    meta, rows, words = decode(data)
+    if meta.get("format") != INDEX_FORMAT or meta.get("version") != __version__:
+        raise IndexUnusable("index from another version")
+    if meta.get("python") != sys.version:
+        raise IndexUnusable("index from another Python")
+    if meta.get("files") != files:
+        raise IndexUnusable("record files changed")
+    return meta, rows, words
+
+
+def write_index(path: Path, data: bytes) -> None:
+    """Atomically: readers see the old index or the new one, never part of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _remove_stale_temporaries(path.parent)
+
+
+TEMP_PREFIX = ".index-"
+STALE_TEMPORARY_SECONDS = 3600
+
+
+def _remove_stale_temporaries(folder: Path) -> None:
+    """A writer killed outright (SIGKILL, power loss) leaves its temporary file: clear old ones."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(".tmp"):
+                with contextlib.suppress(OSError):
+                    if now - entry.stat().st_mtime > STALE_TEMPORARY_SECONDS:
+                        os.unlink(entry.path)
+
+
+def load(
+    extra: list[str] | tuple[str, ...] = (),
+    *,
+    bundled: bool = True,
+    configured: bool = True,
+    environ: Environ = os.environ,
+    progress: Progress | None = None,
+    warn: Callable[[str], None] = lambda message: None,
+    use_cache: bool = True,
+) -> Catalog:
+    """The catalog of these record paths: from the index when it is current, else built (and saved)."""
+    paths = record_paths(extra, bundled=bundled, configured=configured, environ=environ)
+    files, scan_problems, used = scan_files(paths)
+    path = index_path(paths, environ)
+    loaded = None
+    saved = False
+    if use_cache:
+        try:
+            loaded = read_index(path, files)
+        except IndexDamaged as exc:
+            warn(f"the record index {path} was damaged ({exc}); rebuilding it")
+            loaded = None
+        except IndexUnusable:
+            loaded = None
+    if loaded is None:
+        meta, row_texts, words = build(files, progress)
+        encoded = encode(meta, row_texts, words)
+        loaded = decode(encoded)
+        if use_cache:
+            try:
+                write_index(path, encoded)
+            except OSError as exc:
+                warn(f"cannot write the record index in {path.parent} ({exc.strerror or exc}); working without it")
+            else:
+                saved = True
+    catalog = to_catalog(*loaded, used)
+    catalog.problems = tuple(scan_problems) + catalog.problems
+    catalog.saved = saved
+    if use_cache:
+
+        def fresh() -> Catalog:
+            return load(extra, bundled=bundled, configured=configured, environ=environ, use_cache=False)
+
+        catalog.fetch = _fetch_or_rebuild(catalog, fresh)
+    return catalog
+
+
+def _fetch_or_rebuild(catalog: Catalog, fresh: Callable[[], Catalog]) -> Callable[[int], Record]:
+    """A record file changed between the index check and the read: read every record afresh, once."""
+    fetch = catalog.fetch
+    rebuilt: list[Catalog] = []
+
+    def fetch_or_rebuild(index: int) -> Record:
+        try:
+            return fetch(index)
+        except IndexUnusable:
+            if not rebuilt:
+                rebuilt.append(fresh())
+            wanted = catalog.ids[index]
+            found = [n for n, record_id in enumerate(rebuilt[0].ids) if record_id == wanted]
+            if not found:
+                raise
+            return rebuilt[0].record(found[0])
+
+    return fetch_or_rebuild

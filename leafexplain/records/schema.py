@@ -1,0 +1,137 @@
+"""The record schema (schemaVersion 2): every field of the seed record, its type, and checks."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from leafexplain.models import Problem, Record
+from leafexplain.records.patterns import pattern_text
+from leafexplain.text import safe_link
+
+SCHEMA_VERSION = 2
+
+# Field name -> the JSON types it may hold. None (null) is allowed for every optional field.
+STR, INT, STR_LIST = "string", "integer", "list of strings"
+FIELDS: dict[str, str] = {
+    "id": STR,
+    "repo": STR,
+    "slug": STR,
+    "errorCode": STR,
+    "errorMessage": STR,
+    "messagePattern": STR,
+    "errorType": STR,
+    "errorClass": STR,
+    "httpStatus": INT,
+    "severity": STR,
+    "filePath": STR,
+    "lineNumber": INT,
+    "sourceCode": STR,
+    "sourceCodeStart": INT,
+    "sourceCodeEnd": INT,
+    "githubUrl": STR,
+    "documentation": STR,
+    "triggerScenarios": STR,
+    "commonSituations": STR,
+    "solutions": STR_LIST,
+    "exampleFix": STR,
+    "handlingStrategy": STR,
+    "validationCode": STR,
+    "typeGuard": STR,
+    "tryCatchPattern": STR,
+    "preventionTips": STR_LIST,
+    "tags": STR_LIST,
+    "backgroundTag": STR,
+    "analyzedSha": STR,
+    "analyzedAt": STR,
+    "contentChangedAt": STR,
+    "schemaVersion": INT,
+}
+REQUIRED = ("id", "repo", "errorMessage", "messagePattern")
+LIST_FIELDS = frozenset(k for k, v in FIELDS.items() if v == STR_LIST)
+
+REPO_RE = re.compile(r"^(?!\.+/)[A-Za-z0-9_.-]+/(?!\.+$)[A-Za-z0-9_.-]+$")  # not `.` or `..`: it names folders
+MIN_LITERAL_CHARS = 4
+# Control characters never belong in the fields that identify and match a record; two of them
+# separate fields in the index, and ids, slugs and tags are printed as they are (shell completion).
+# Neither do C1 controls or bidi overrides. A pattern may hold tabs and newlines.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# JSON can spell a lone surrogate (`"\\ud800"`): not text, and it cannot be written out as UTF-8.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+NO_CONTROL_FIELDS = ("id", "repo", "slug", "messagePattern", "errorClass", "errorType")
+MAX_FIELD_CHARS = 200_000
+
+
+def slugify(message: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", message.lower()).strip("-")
+    return slug[:50].rstrip("-")
+
+
+def _type_ok(value: Any, kind: str) -> bool:
+    if kind == STR:
+        return isinstance(value, str)
+    if kind == INT:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def validate_record(
+    data: Any, path: str, line: int | None = None, dataset_version: str | None = None
+) -> tuple[Record | None, list[Problem]]:
+    """Check one record object; return the typed Record (None when invalid) and the problems."""
+
+    def problem(message: str, field: str | None = None) -> Problem:
+        return Problem(path=path, line=line, field=field, message=message)
+
+    if not isinstance(data, dict):
+        return None, [problem(f"expected a record object, found {type(data).__name__}")]
+    problems: list[Problem] = []
+    for name in REQUIRED:
+        value = data.get(name)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            problems.append(problem("is required and must not be empty", name))
+    values: dict[str, Any] = {}
+    for name, kind in FIELDS.items():
+        value = data.get(name)
+        if value is None:
+            continue
+        if not _type_ok(value, kind):
+            problems.append(problem(f"must be a {kind}, found {type(value).__name__}", name))
+            continue
+        if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
+            problems.append(problem(f"is longer than {MAX_FIELD_CHARS} characters", name))
+            continue
+        texts = [value] if isinstance(value, str) else value if name in LIST_FIELDS else []
+        if any(_SURROGATE.search(text) for text in texts):
+            problems.append(problem("holds a lone surrogate (\\ud800-\\udfff): not valid Unicode text", name))
+            continue
+        values[name] = tuple(value) if name in LIST_FIELDS else value
+    if problems:
+        return None, problems
+
+    for name in NO_CONTROL_FIELDS:
+        if isinstance(values.get(name), str) and _CONTROL.search(values[name]):
+            problems.append(problem("contains control characters", name))
+    if any(_CONTROL.search(tag) or not tag.strip() for tag in values.get("tags", ())):
+        problems.append(problem("has an empty tag or one with control characters", "tags"))
+    if not REPO_RE.match(values["repo"]):
+        problems.append(problem("must look like 'owner/name'", "repo"))
+    version = values.get("schemaVersion", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        problems.append(problem(f"is {version}; this leafexplain reads schemaVersion 2", "schemaVersion"))
+    url = values.get("githubUrl")
+    if url and safe_link(url) is None:
+        problems.append(problem("must be an https:// link without credentials", "githubUrl"))
+    if pattern_text(values["messagePattern"]).literal_chars < MIN_LITERAL_CHARS:
+        problems.append(
+            problem(
+                f"has fewer than {MIN_LITERAL_CHARS} literal characters: it would match any message",
+                "messagePattern",
+            )
+        )
+    if problems:
+        return None, problems
+    values.setdefault("slug", "")
+    if not values["slug"]:
+        values["slug"] = slugify(values["errorMessage"])
+    return Record(**values, datasetVersion=dataset_version, origin=f"{path}:{line}" if line else path), []

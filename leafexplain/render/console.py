@@ -1,0 +1,33 @@
+"""The rich Console, built in this one place: width, colour and the terminal come from the Environment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leafexplain.env import ColorChoice, Environment
+
+
+def make_console(env: Environment, color: ColorChoice, width: int | None) -> Any:
+    from rich.console import Console  # rich costs start-up time: only the rich format pays it
+
+    class PipeAwareConsole(Console):
+        def on_broken_pipe(self) -> None:
+            # rich exits with 1 here; leafexplain's guard gives a closed pipe its own code (141).
+            self.quiet = True
+            raise BrokenPipeError
+
+    use = env.use_color(color)
+    return PipeAwareConsole(
+        file=env.stdout,
+        width=width or env.width,
+        force_terminal=use,
+        color_system=("auto" if env.stdout_isatty else "256") if use else None,
+        no_color=not use,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        legacy_windows=False,
+        force_jupyter=False,
+        force_interactive=False,
+        _environ=dict(env.environ),  # rich reads TERM, COLUMNS and more: the Environment's, not the process's
+    )

@@ -1,0 +1,55 @@
+"""A short summary of explained errors, a few lines each: the pytest plugin's section in a failing test's report."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable
+
+from leafexplain.models import Finding
+from leafexplain.render.document import safe
+
+SOLUTIONS_SHOWN = 3
+MEANING_SENTENCES = 2
+
+
+def _first_sentences(text: str, count: int) -> str:
+    """The start of a paragraph: enough to say what an error means without the whole story."""
+    words = " ".join(text.split())
+    end = 0
+    for _ in range(count):
+        found = words.find(". ", end)
+        if found < 0:
+            return words
+        end = found + 2
+    return words[: end - 1]
+
+
+def summary_text(findings: Iterable[Finding], width: int = 100) -> str:
+    """What each explained error means, its first fixes and its link: a few lines for a test report."""
+
+    def wrapped(text: str, first: str, rest: str) -> list[str]:
+        return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest) or [first]
+
+    blocks: list[str] = []
+    seen: set[str] = set()
+    for finding in findings:
+        best = finding.best
+        if best is None or best.record.id in seen:
+            continue
+        seen.add(best.record.id)
+        record, event = best.record, finding.event
+        what = f"{event.error_type}: {event.message}" if event.error_type else event.message
+        lines = [safe(what.strip().split("\n", 1)[0], 300), f"matched {record.repo} · {record.slug}"]
+        if record.documentation:
+            meaning = safe(_first_sentences(record.documentation, MEANING_SENTENCES))
+            lines += ["", "What it means", *wrapped(meaning, "  ", "  ")]
+        solutions = [safe(s, 500) for s in record.solutions[:SOLUTIONS_SHOWN] if s.strip()]
+        if solutions:
+            lines += ["", "How to fix it"]
+            for number, solution in enumerate(solutions, 1):
+                lines += wrapped(solution, f"  {number}. ", "     ")
+        if record.githubUrl:
+            lines += ["", f"Where it is raised: {safe(record.githubUrl, 500)}"]
+        lines.append(f"More: leafexplain show {record.id}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)

@@ -1,0 +1,75 @@
+"""Text fit for a terminal: input cleaned before it is read, diagnostics escaped, links checked before shown."""
+
+from __future__ import annotations
+
+import re
+
+# ANSI/VT sequences: CSI, OSC (to BEL or ST), DCS/SOS/PM/APC strings, two-byte ESC sequences,
+# and the 8-bit C1 forms. Text is read for its words, so every one of them is removed. A string
+# sequence left open ends at the line's end: a stray `ESC ]` must not swallow the rest of a log.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[PX^_][^\x1b\x9c\n]*(?:\x1b\\|\x9c)?"
+    r"|\x1b[ -/]*[0-~]"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+    r"|[\x80-\x9f]"
+    r"|\x1b"
+)
+# Other control characters (tabs and newlines stay); bidi overrides, isolates and marks are kept
+# out of extraction and output as they only ever disguise text (reordering it on screen). A lone
+# surrogate (from a record's JSON, or a file name) is not text and cannot even be written out.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# What `printable` shows escaped: every control character, C1 and bidi control, lone surrogate.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+# Only https links to GitHub-like hosts, with no credentials: a record is data from elsewhere,
+# and a link in a terminal is clicked on trust. The path holds only the characters a URL may
+# carry unencoded (no `@`, quotes, `<>`, spaces or controls), so a link cannot break out of the
+# terminal's hyperlink sequence or of a Markdown `<...>` autolink.
+URL_RE = re.compile(r"^https://[A-Za-z0-9.-]+(?::\d{1,5})?/[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*$")
+MAX_URL_CHARS = 2000
+
+
+def clean_line(line: str) -> str:
+    """One line as a person saw it: escapes gone, a carriage-return overwrite resolved."""
+    line = _ESCAPES.sub("", line)
+    if "\r" in line:
+        # A progress bar redraws with \r: what stays on screen is the last segment.
+        segments = [s for s in line.split("\r") if s]
+        line = segments[-1] if segments else ""
+    return _CONTROLS.sub("", line)
+
+
+def printable(text: str) -> str:
+    """A one-line diagnostic fit for a terminal: a file name or a user's argument quoted in it has its
+    control characters shown escaped (`\\x1b`, `\\n`), as `ls -b` does, so nothing in it acts on
+    the terminal or passes for a line of its own."""
+    return _UNPRINTABLE.sub(_escaped, text)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return {9: "\\t", 10: "\\n", 13: "\\r"}.get(code) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def normalize(text: str) -> str:
+    """Text with escapes stripped, line endings unified, control characters removed.
+
+    Whole-text substitutions run at C speed; only lines that still hold a `\r` are walked.
+    """
+    text = _ESCAPES.sub("", text.replace("\r\n", "\n"))
+    if "\r" in text:
+        text = "\n".join(clean_line(line) if "\r" in line else line for line in text.split("\n"))
+    return _CONTROLS.sub("", text)
+
+
+def decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def safe_link(url: str | None) -> str | None:
+    """The URL when it may be shown as a link (what record validation accepts), else None."""
+    if not url or len(url) > MAX_URL_CHARS or not URL_RE.match(url):
+        return None
+    return url
