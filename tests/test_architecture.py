@@ -1,0 +1,177 @@
+"""The layout keeps its shape (docs/architecture.md): imports run one way, no circle, small modules,
+one place each for the terminal, the rich Console and start-up cost."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, Isolated
+
+PACKAGE = ROOT / "leafexplain"
+GENERATED = {"leafexplain.cli._table"}
+MAX_LINES = 400
+# Lowest first: a module imports from its own layer or the ones below, never from one above.
+LAYERS = [
+    ["leafexplain.version", "leafexplain.exitcodes", "leafexplain.models", "leafexplain.env", "leafexplain.text"],
+    ["leafexplain.bundled", "leafexplain.libraries"],
+    ["leafexplain.records", "leafexplain.extract"],
+    ["leafexplain.intake", "leafexplain.match", "leafexplain.locate"],
+    ["leafexplain.render"],
+    ["leafexplain.session"],
+    ["leafexplain.cli", "leafexplain.integrations", "leafexplain.authoring"],
+    ["leafexplain", "leafexplain.__main__", "leafexplain.api", "leafexplain.hook", "leafexplain.pytest_plugin"],
+]
+UPWARD_ALLOWED: set[tuple[str, str]] = set()  # at most one, named here with the reason
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports(name: str) -> set[str]:
+    """The package's modules that `name` imports anywhere: at the top, in functions, for type checking."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            targets = [f"{node.module}.{alias.name}" for alias in node.names] + [node.module]
+        for target in targets:
+            if target in MODULES and target != name:
+                found.add(target)
+                break  # `from pkg import module` names the module; else the package itself
+    return found
+
+
+GRAPH = {name: imports(name) for name in MODULES}
+
+
+def layer(name: str) -> int:
+    best = max(
+        (prefix for row in LAYERS for prefix in row if name == prefix or name.startswith(prefix + ".")),
+        key=len,
+    )
+    return next(i for i, row in enumerate(LAYERS) if best in row)
+
+
+def circles() -> list[list[str]]:
+    """Strongly connected groups of modules (Tarjan): each one an import circle."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in GRAPH[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in GRAPH:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circle() -> None:
+    assert circles() == []
+
+
+def test_imports_run_down_the_layers() -> None:
+    upward = {(a, b) for a, targets in GRAPH.items() for b in targets if layer(b) > layer(a)}
+    assert upward <= UPWARD_ALLOWED and len(UPWARD_ALLOWED) <= 1, sorted(upward)
+
+
+def test_every_module_is_placed_in_a_layer_and_says_what_it_is_for() -> None:
+    for name, path in MODULES.items():
+        layer(name)
+        docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        assert docstring and docstring.strip(), f"{name} has no first line saying what it is for"
+
+
+@pytest.mark.parametrize("name", sorted(set(MODULES) - GENERATED))
+def test_modules_stay_small(name: str) -> None:
+    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, f"{name}: {lines} lines"
+
+
+def calls_to(name: str) -> dict[str, list[str]]:
+    """Where each module calls `name` (a function or a class), by its last dotted part."""
+    found: dict[str, list[str]] = defaultdict(list)
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called == name or called.endswith(name):
+                    found[module].append(called)
+    return found
+
+
+def test_one_place_builds_the_rich_console() -> None:
+    assert set(calls_to("Console")) == {"leafexplain.render.console"}
+
+
+def test_terminal_facts_are_read_in_env_only() -> None:
+    for fact in ("isatty", "get_terminal_size"):
+        assert set(calls_to(fact)) <= {"leafexplain.env"}, fact
+    for name, path in MODULES.items():
+        if name != "leafexplain.env":
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Subscript | ast.Call) and "environ" in ast.unparse(node):
+                    assert not any(v in ast.unparse(node) for v in ('"COLUMNS"', '"NO_COLOR"', '"XDG_')), name
+
+
+def test_authoring_is_not_imported_by_the_pipeline() -> None:
+    users = {a for a, targets in GRAPH.items() for b in targets if b.startswith("leafexplain.authoring")}
+    assert users <= {"leafexplain.cli.app"} | {m for m in MODULES if m.startswith("leafexplain.authoring")}
+
+
+PROBE = """
+import sys
+from leafexplain.cli import main
+code = main(sys.argv[1:])
+loaded = sorted({m.split(".")[0] for m in sys.modules} & {"typer", "click", "rich"})
+sys.stderr.write(f"loaded {loaded} {code}\\n")
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--version"], ["--help"], ["--format", "json", "RuntimeError: boom"], ["--format", "plain", "--no-source", "x"]],
+    ids=["version", "help", "explain-json", "explain-plain"],
+)
+def test_the_everyday_command_loads_no_typer_click_or_rich(tmp_path: Path, args: list[str]) -> None:
+    """Start-up time is most of a run: `--version`, `--help` and the everyday explain do without them."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        env=Isolated(tmp_path, COLUMNS="100").environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stderr.splitlines()[-1] in ("loaded [] 0", "loaded [] 1"), done.stderr
