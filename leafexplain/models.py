@@ -1,13 +1,15 @@
 """Every type passed between the stages: records, events, findings, the report, what was found on this machine.
 
 Frozen dataclasses without `slots=True`: building slotted dataclasses costs three times as long at
-import, and every run of the command pays for it.
+import, and every run of the command pays for it. The small value types (a finding and its
+candidates, what was found on this machine, the report, limits, verdicts) are NamedTuples:
+immutable too, and built in a seventh of the time (0.07 ms against 0.5 ms each, here).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from leafexplain.exitcodes import ExitStatus
 
@@ -105,8 +107,7 @@ class RecordSet:
     sources: tuple[str, ...] = field(default=())
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     """`verify`: where a record's message stands in a copy of its repository."""
 
     record: Record
@@ -151,16 +152,14 @@ class ErrorEvent:
     line_number: int = 0  # 1-based line in the input where the event starts
 
 
-@dataclass(frozen=True)
-class Collected:
+class Collected(NamedTuple):
     """The events found in one input, identical ones grouped, and how many distinct others were dropped."""
 
     events: tuple[ErrorEvent, ...] = ()
     dropped: int = 0
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A record scored against an event."""
 
     record: Record
@@ -170,8 +169,7 @@ class Candidate:
     reasons: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """An event and the records that explain it: `matches` at or above the cut-off, `near` below it."""
 
     event: ErrorEvent
@@ -186,8 +184,7 @@ class Finding:
 # --- what was found on this machine ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Snippet:
+class Snippet(NamedTuple):
     """Lines of a local file around one line (the user's frame)."""
 
     path: str
@@ -198,8 +195,7 @@ class Snippet:
     note: str = ""  # when the file changed since the run
 
 
-@dataclass(frozen=True)
-class LibrarySource:
+class LibrarySource(NamedTuple):
     """Where a record's message stands in the library installed here, and how that differs from the record."""
 
     path: str
@@ -213,8 +209,7 @@ class LibrarySource:
     url: str | None = None  # the file at the toolchain commit of the backtrace (Rust std)
 
 
-@dataclass(frozen=True)
-class Located:
+class Located(NamedTuple):
     """What was found on this machine for one finding: the user's code, and the library source of each match."""
 
     user: Snippet | None = None
@@ -226,8 +221,7 @@ class Located:
 MAX_EVENTS = 1000  # distinct errors explained; of a log with more, the first ones
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """How much one explanation takes on: the cut-off, and bounds on what a huge input can make it hold."""
 
     threshold: float | None = None  # None: the matcher's own (85)
@@ -235,15 +229,14 @@ class Limits:
     max_event_chars: int = 64 << 20  # the text the kept events hold (messages, frames), all told
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     """The result of one explanation: a finding per event, in input order."""
 
     findings: tuple[Finding, ...]
     threshold: float
     dropped: int = 0  # distinct errors beyond `limits.max_events`, not explained
     located: tuple[Located, ...] | None = None  # lined up with `findings`; None: not looked up
-    limits: Limits = field(default_factory=Limits)
+    limits: Limits = Limits()
 
     @property
     def exit_status(self) -> ExitStatus:

@@ -87,8 +87,6 @@ def explain_exception(
 
 def locate(report: Report, local: LocalPaths) -> Report:
     """The report with the user's code and each match's installed library source, from this machine."""
-    from dataclasses import replace
-
     from leafexplain.locate import find_sources
 
-    return replace(report, located=find_sources(report.findings, local))
+    return report._replace(located=find_sources(report.findings, local))

@@ -70,12 +70,10 @@ def explain(
     opts: Options,
 ) -> None:
     """Find every panic and traceback in the text and explain each one."""
-    from dataclasses import replace
-
     from leafexplain.intake.reading import NoInput
 
     try:
-        code = run_explain(_env(), replace(opts, text=tuple(text or ()), file=file))
+        code = run_explain(_env(), opts._replace(text=tuple(text or ()), file=file))
     except NoInput as exc:
         raise click.UsageError(str(exc)) from None
     raise typer.Exit(code)
@@ -99,11 +97,9 @@ def explain_command() -> click.Command:
 @shared(*OUTPUT, *RECORDS)
 def demo(*, opts: Options) -> None:
     """Explain the example burn panic shipped with leafexplain (a first look, no input needed)."""
-    from dataclasses import replace
-
     from leafexplain.bundled import example_path
 
-    raise typer.Exit(run_explain(_env(), replace(opts, file=str(example_path()))))
+    raise typer.Exit(run_explain(_env(), opts._replace(file=str(example_path()))))
 
 
 @app.command(

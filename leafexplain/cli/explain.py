@@ -6,9 +6,8 @@ No typer or click here: the fast path runs `run_explain` straight from the route
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
@@ -19,8 +18,7 @@ if TYPE_CHECKING:
     from leafexplain.records.catalog import Catalog
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     """The values of the options commands share; a command that does not take one keeps its default."""
 
     text: tuple[str, ...] = ()

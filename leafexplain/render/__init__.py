@@ -10,8 +10,8 @@ from __future__ import annotations
 import importlib
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from types import ModuleType
+from typing import NamedTuple
 
 from leafexplain.env import DEFAULT_PIPE_WIDTH, ColorChoice, Environment
 from leafexplain.models import Problem, Record, Report
@@ -28,8 +28,7 @@ MAX_PROBLEMS_SHOWN = 20
 Row = tuple[Record, "float | None"]  # a record and its search score, for `list` and `search`
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     """How to show it: the format, colour, width (None: the terminal's), and how much of each record."""
 
     format: str = "auto"
