@@ -17,6 +17,7 @@ from typing import Any, BinaryIO, Literal, TextIO
 
 ColorChoice = Literal["auto", "always", "never"]
 DEFAULT_PIPE_WIDTH = 100
+_IN_MEMORY: Any = object()
 
 
 class Environment:
@@ -37,9 +38,9 @@ class Environment:
     def __init__(
         self,
         *,
-        stdin: BinaryIO | None = None,
-        stdout: TextIO | None = None,
-        stderr: TextIO | None = None,
+        stdin: BinaryIO = _IN_MEMORY,
+        stdout: TextIO = _IN_MEMORY,
+        stderr: TextIO = _IN_MEMORY,
         stdin_isatty: bool = False,
         stdout_isatty: bool = False,
         stderr_isatty: bool = False,
@@ -47,9 +48,10 @@ class Environment:
         environ: Mapping[str, str] | None = None,
         is_process: bool = False,
     ) -> None:
-        self.stdin: BinaryIO = stdin if stdin is not None else io.BytesIO()
-        self.stdout: TextIO = stdout if stdout is not None else io.StringIO()
-        self.stderr: TextIO = stderr if stderr is not None else io.StringIO()
+        # A stream not given is one in memory (tests, `render.to_text`); the process's come from `from_process`.
+        self.stdin: BinaryIO = io.BytesIO() if stdin is _IN_MEMORY else stdin
+        self.stdout: TextIO = io.StringIO() if stdout is _IN_MEMORY else stdout
+        self.stderr: TextIO = io.StringIO() if stderr is _IN_MEMORY else stderr
         self.stdin_isatty = stdin_isatty
         self.stdout_isatty = stdout_isatty
         self.stderr_isatty = stderr_isatty

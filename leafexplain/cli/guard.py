@@ -52,13 +52,9 @@ def run_guarded(call: Callable[[], int | None], env: Environment, *, sigterm: bo
         if env.debug:
             raise
         from leafexplain.exitcodes import ExitStatus
-        from leafexplain.text import printable
+        from leafexplain.render import internal_error
 
-        env.stderr.write(
-            f"leafexplain: internal error: {printable(f'{type(exc).__name__}: {exc}')} "
-            "(set LEAFEXPLAIN_DEBUG=1 for details)\n"
-        )
-        env.stderr.flush()
+        internal_error(env, exc)
         return ExitStatus.INTERNAL_ERROR
 
 
@@ -97,18 +93,12 @@ def invoke_click(command: Any, args: list[str], env: Environment) -> int:
     except click.exceptions.Abort:
         return ExitStatus.INTERRUPTED
     except click.ClickException as exc:
-        show_usage_error(exc, env)  # it may quote the user's arguments: printable
+        from leafexplain.render import usage_error
+
+        buffer = io.StringIO()
+        exc.show(file=buffer)
+        usage_error(env, buffer.getvalue())  # it may quote the user's arguments
         return ExitStatus.USAGE_ERROR
-
-
-def show_usage_error(exc: Any, env: Environment) -> None:
-    """click's usage message, each line with the user's own text in it made printable."""
-    from leafexplain.text import printable
-
-    buffer = io.StringIO()
-    exc.show(file=buffer)
-    env.stderr.write("".join(printable(line) + "\n" for line in buffer.getvalue().splitlines()))
-    env.stderr.flush()
 
 
 @contextlib.contextmanager

@@ -82,6 +82,21 @@ def warn(env: Environment, message: str) -> None:
     env.stderr.flush()
 
 
+def usage_error(env: Environment, text: str) -> None:
+    """click's usage message, each line with the user's own text in it made printable."""
+    env.stderr.write("".join(printable(line) + "\n" for line in text.splitlines()))
+    env.stderr.flush()
+
+
+def internal_error(env: Environment, exc: BaseException) -> None:
+    """A bug of ours, in one line: what it was, and how to see the traceback."""
+    env.stderr.write(
+        f"leafexplain: internal error: {printable(f'{type(exc).__name__}: {exc}')} "
+        "(set LEAFEXPLAIN_DEBUG=1 for details)\n"
+    )
+    env.stderr.flush()
+
+
 def warn_problems(env: Environment, problems: Iterable[Problem]) -> None:
     problems = list(problems)
     for problem in problems[:MAX_PROBLEMS_SHOWN]:
