@@ -86,14 +86,14 @@ ADVERSARIAL = [
 ]
 OLD_REGEX = """
 import sys
-from leafexplain.patterns import wildcard_regex
+from leafexplain.records.patterns import wildcard_regex
 wildcard_regex(sys.argv[1]).search(sys.argv[2] * int(sys.argv[3]))
 """
 
 
 def patterns() -> None:
     """The linear matcher against the former `(.*?)` regex, on messages built to make it backtrack."""
-    from leafexplain.patterns import compile_pattern
+    from leafexplain.records.patterns import compile_pattern
 
     print(f"\n{'pattern':<34} {'message':>14} {'linear':>9} {'wildcard regex':>16}")
     for pattern, unit in ADVERSARIAL:
