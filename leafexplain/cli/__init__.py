@@ -10,33 +10,51 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from leafexplain.env import Environment
-
 if TYPE_CHECKING:
     from leafexplain.cli.router import Route
+    from leafexplain.env import Environment
 
 
 def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
     """Run `leafexplain ARGS...`; the exit code."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    # Asked all the time (shell prompts, bug reports, a first look): answered before anything else is imported.
+    if args in (["--version"], ["-V"]):
+        from leafexplain.version import __version__
+
+        return _answer(env, f"leafexplain {__version__}\n")
+    if args in (["--help"], ["-h"]) and _fits_root_help(env):
+        from leafexplain.cli._table import ROOT_HELP
+
+        return _answer(env, ROOT_HELP)
     from leafexplain.cli.guard import run_guarded
     from leafexplain.cli.router import route
+    from leafexplain.env import Environment
 
-    args = sys.argv[1:] if argv is None else list(argv)
     env = env if env is not None else Environment.from_process()
-    # The help kept in _table.py is laid out for 80 columns, click's widest.
-    where = route(args, wide=env.width >= 80)
-    return run_guarded(lambda: _dispatch(where, env), env, sigterm=where.kind not in ("version", "help"))
+    where = route(args)
+    return run_guarded(lambda: _dispatch(where, env), env)
+
+
+def _fits_root_help(env: Environment | None) -> bool:
+    """The help kept in _table.py is laid out for 80 columns, click's widest: a narrower terminal gets click's."""
+    if env is not None:
+        return env.width >= 80
+    import shutil  # the fast path's own look at the terminal: env.py costs more than the help itself
+
+    return shutil.get_terminal_size().columns >= 80
+
+
+def _answer(env: Environment | None, text: str) -> int:
+    if env is None:
+        sys.stdout.write(text)  # flushed at exit, as Python does for any script
+        return 0
+    env.stdout.write(text)
+    env.stdout.flush()
+    return 0
 
 
 def _dispatch(where: Route, env: Environment) -> int:
-    if where.kind == "version":
-        from leafexplain.version import __version__
-
-        return _emit(env, f"leafexplain {__version__}\n")
-    if where.kind == "help":
-        from leafexplain.cli._table import ROOT_HELP
-
-        return _emit(env, ROOT_HELP)
     if where.kind == "fast" and where.options is not None:
         options = where.options
         if options["text"] or options.get("file") or not env.stdin_isatty:  # no input at all: click says so
@@ -55,9 +73,3 @@ def _click_command(*, alone: bool) -> object:
     from leafexplain.cli import app
 
     return app.explain_command() if alone else typer.main.get_command(app.app)
-
-
-def _emit(env: Environment, text: str) -> int:
-    env.stdout.write(text)
-    env.stdout.flush()
-    return 0

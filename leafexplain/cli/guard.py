@@ -2,7 +2,6 @@
 
 Ctrl-C, SIGTERM, a reader that goes away, click's usage errors (which may quote hostile
 arguments) and our own bugs each end the run with a code of their own and at most one line.
-What the endings need is imported when they happen: `--version` runs under this guard too.
 """
 
 from __future__ import annotations
@@ -10,11 +9,13 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from leafexplain.env import Environment
+from leafexplain.exitcodes import ExitStatus
 
 
 class Terminated(BaseException):
@@ -30,47 +31,34 @@ def end_quietly_on_sigterm() -> None:
 
     Only the main thread may set handlers; a handler someone else set (an embedding program) stays.
     """
-    import signal
-
     if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
         with contextlib.suppress(ValueError):  # not the main thread
             signal.signal(signal.SIGTERM, _raise_terminated)
 
 
-def run_guarded(call: Callable[[], int | None], env: Environment, *, sigterm: bool = True) -> int:
-    """The call's exit code; Ctrl-C, SIGTERM, a closed stdout and our own bugs mapped to codes of their own.
-
-    `sigterm`: end quietly on SIGTERM too (printing the version has nothing to clean up, nor time to lose).
-    """
-    if env.is_process and sigterm:
+def run_guarded(call: Callable[[], int | None], env: Environment) -> int:
+    """The call's exit code; Ctrl-C, SIGTERM, a closed stdout and our own bugs mapped to codes of their own."""
+    if env.is_process:
         end_quietly_on_sigterm()
     try:
         return int(call() or 0)
-    except (KeyboardInterrupt, Terminated, BrokenPipeError) as exc:
-        return _ended_from_outside(exc, env)
+    except KeyboardInterrupt:
+        return ExitStatus.INTERRUPTED
+    except Terminated:
+        return ExitStatus.TERMINATED
+    except BrokenPipeError:
+        if env.is_process:
+            # The reader went away (`| head`): stop quietly, and keep Python from complaining at exit.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return ExitStatus.BROKEN_PIPE
     except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
         if env.debug:
             raise
-        from leafexplain.exitcodes import ExitStatus
         from leafexplain.render import internal_error
 
         internal_error(env, exc)
         return ExitStatus.INTERNAL_ERROR
-
-
-def _ended_from_outside(exc: BaseException, env: Environment) -> int:
-    """Ctrl-C, SIGTERM, or a reader that went away (`| head`): a code of its own, and not a word."""
-    from leafexplain.exitcodes import ExitStatus
-
-    if isinstance(exc, KeyboardInterrupt):
-        return ExitStatus.INTERRUPTED
-    if isinstance(exc, Terminated):
-        return ExitStatus.TERMINATED
-    if env.is_process:
-        # Keep Python from complaining at exit when it flushes what is left for the closed pipe.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    return ExitStatus.BROKEN_PIPE
 
 
 def invoke_click(command: Any, args: list[str], env: Environment) -> int:
@@ -79,8 +67,6 @@ def invoke_click(command: Any, args: list[str], env: Environment) -> int:
     click writes help and messages to sys.stdout and sys.stderr: those are the Environment's while it runs.
     """
     import click
-
-    from leafexplain.exitcodes import ExitStatus
 
     try:
         with contextlib.redirect_stdout(env.stdout), contextlib.redirect_stderr(env.stderr):

@@ -20,8 +20,8 @@ TAKES_VALUE = frozenset(name for name, spec in EXPLAIN_OPTIONS.items() if spec["
 
 
 class Route:
-    """Where the words go: `version` and `help` are answered at once; `fast` is explain with its
-    `options` parsed here; `explain` is the explain command alone, in click; `app` is the whole app."""
+    """Where the words go: `fast` is explain with its `options` parsed here; `explain` is the explain
+    command alone, in click; `app` is the whole app."""
 
     __slots__ = ("args", "kind", "options")
 
@@ -29,13 +29,9 @@ class Route:
         self.kind, self.args, self.options = kind, args, options
 
 
-def route(args: list[str], wide: bool) -> Route:
-    """Where `args` go; `wide`: the terminal fits the root help kept in `_table.py` (80 columns or more)."""
-    if args in (["--version"], ["-V"]):
-        return Route("version", args)  # every shell prompt integration and bug report asks this
-    if args in (["--help"], ["-h"]):
-        return Route("help" if wide else "app", args)
-    if args[:1] in (["--version"], ["-V"]):
+def route(args: list[str]) -> Route:
+    """Where `args` go (`--version` and `--help` alone are answered before routing, in `cli.main`)."""
+    if args in (["--help"], ["-h"]) or args[:1] in (["--version"], ["-V"]):
         return Route("app", args)
     i = 0
     while i < len(args):
