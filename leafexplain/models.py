@@ -20,6 +20,23 @@ VerifyStatus = Literal["ok", "moved", "missing-file", "not-found", "missing-comm
 # --- records -------------------------------------------------------------------------------------
 
 
+class Variant(NamedTuple):
+    """Another wording of a record's error, in other releases of its library (`messageVariants`).
+
+    `versions` says which releases print it, in plain words. The four location fields, when given,
+    say where that wording is raised at a commit that exists; an entry may repeat the record's own
+    pattern only to give such a place (when the record's own commit is not in the history).
+    """
+
+    messagePattern: str
+    versions: str
+    errorClass: str | None = None
+    commit: str | None = None
+    filePath: str | None = None
+    lineNumber: int | None = None
+    githubUrl: str | None = None
+
+
 @dataclass(frozen=True)
 class Record:
     """One error record (schemaVersion 2), as validated from a record file."""
@@ -56,6 +73,7 @@ class Record:
     analyzedAt: str | None = None
     contentChangedAt: str | None = None
     schemaVersion: int = 2
+    messageVariants: tuple[Variant, ...] = ()  # our extension: optional, see records/schema.py
     datasetVersion: str | None = None
     origin: str = ""  # file (and line) the record was loaded from
 

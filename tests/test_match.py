@@ -70,7 +70,7 @@ def test_wording_drift_matches_fuzzily() -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["attempt to shift left with overflow", "tenant quota exceeded: 1001 > 1000", "the widget is broken", "x"],
+    ["attempt to frobnicate with overflow", "tenant quota exceeded: 1001 > 1000", "the widget is broken", "x"],
 )
 def test_unrelated_or_different_errors_match_nothing(message: str) -> None:
     assert MATCHER.match(rust(message)).matches == ()

@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from leafexplain.models import Problem, Record
+from leafexplain.models import Problem, Record, Variant
 from leafexplain.records.patterns import pattern_text
 from leafexplain.text import safe_link
 
 SCHEMA_VERSION = 2
 
 # Field name -> the JSON types it may hold. None (null) is allowed for every optional field.
-STR, INT, STR_LIST = "string", "integer", "list of strings"
+STR, INT, STR_LIST, VARIANTS = "string", "integer", "list of strings", "list of objects"
 FIELDS: dict[str, str] = {
     "id": STR,
     "repo": STR,
@@ -46,7 +46,23 @@ FIELDS: dict[str, str] = {
     "analyzedAt": STR,
     "contentChangedAt": STR,
     "schemaVersion": INT,
+    # Our extension (optional; a schemaVersion 2 record without it is valid): the other wordings
+    # of the same error in other releases, each {messagePattern, versions, errorClass?, commit?,
+    # filePath?, lineNumber?, githubUrl?}. See README.md, "Message history".
+    "messageVariants": VARIANTS,
 }
+SEED_FIELDS = tuple(name for name in FIELDS if name != "messageVariants")
+VARIANT_FIELDS: dict[str, str] = {
+    "messagePattern": STR,
+    "versions": STR,
+    "errorClass": STR,
+    "commit": STR,
+    "filePath": STR,
+    "lineNumber": INT,
+    "githubUrl": STR,
+}
+MAX_VARIANTS = 50
+SHA_RE = re.compile(r"[0-9a-f]{40}\Z")
 REQUIRED = ("id", "repo", "errorMessage", "messagePattern")
 LIST_FIELDS = frozenset(k for k, v in FIELDS.items() if v == STR_LIST)
 
@@ -72,7 +88,48 @@ def _type_ok(value: Any, kind: str) -> bool:
         return isinstance(value, str)
     if kind == INT:
         return isinstance(value, int) and not isinstance(value, bool)
+    if kind == VARIANTS:
+        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _variants(entries: list[dict[str, Any]], problem: Any) -> tuple[tuple[Variant, ...], list[Problem]]:
+    """The `messageVariants` entries, typed, and what is wrong with them (field `messageVariants[N].key`)."""
+    problems: list[Problem] = []
+    variants: list[Variant] = []
+    if len(entries) > MAX_VARIANTS:
+        return (), [problem(f"has more than {MAX_VARIANTS} entries", "messageVariants")]
+    for n, entry in enumerate(entries):
+        where = f"messageVariants[{n}]"
+        before = len(problems)
+        for key in entry:
+            if key not in VARIANT_FIELDS:
+                problems.append(problem(f"unknown key (expected {', '.join(VARIANT_FIELDS)})", f"{where}.{key}"))
+        for key, kind in VARIANT_FIELDS.items():
+            value = entry.get(key)
+            if value is None:
+                if key in ("messagePattern", "versions"):
+                    problems.append(problem("is required", f"{where}.{key}"))
+                continue
+            if not _type_ok(value, kind) or (isinstance(value, str) and not value.strip()):
+                problems.append(problem(f"must be a non-empty {kind}", f"{where}.{key}"))
+            elif isinstance(value, str) and (len(value) > MAX_FIELD_CHARS or _SURROGATE.search(value)):
+                problems.append(problem("is too long or not valid Unicode text", f"{where}.{key}"))
+            elif isinstance(value, str) and _CONTROL.search(value):
+                problems.append(problem("contains control characters", f"{where}.{key}"))
+        if len(problems) > before:
+            continue
+        if pattern_text(entry["messagePattern"]).literal_chars < MIN_LITERAL_CHARS:
+            problems.append(
+                problem(f"has fewer than {MIN_LITERAL_CHARS} literal characters", f"{where}.messagePattern")
+            )
+        if entry.get("commit") is not None and not SHA_RE.match(entry["commit"]):
+            problems.append(problem("must be a full 40-hex commit", f"{where}.commit"))
+        if entry.get("githubUrl") is not None and safe_link(entry["githubUrl"]) is None:
+            problems.append(problem("must be an https:// link without credentials", f"{where}.githubUrl"))
+        if len(problems) == before:
+            variants.append(Variant(**{key: entry.get(key) for key in VARIANT_FIELDS}))
+    return tuple(variants), problems
 
 
 def validate_record(
@@ -104,6 +161,11 @@ def validate_record(
         texts = [value] if isinstance(value, str) else value if name in LIST_FIELDS else []
         if any(_SURROGATE.search(text) for text in texts):
             problems.append(problem("holds a lone surrogate (\\ud800-\\udfff): not valid Unicode text", name))
+            continue
+        if kind == VARIANTS:
+            variants, found = _variants(value, problem)
+            problems.extend(found)
+            values[name] = variants
             continue
         values[name] = tuple(value) if name in LIST_FIELDS else value
     if problems:

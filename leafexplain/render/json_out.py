@@ -122,6 +122,12 @@ RECORD_FIELDS = [f.name for f in fields(Record) if f.name not in ("datasetVersio
 def record_dict(record: Record) -> dict[str, Any]:
     data = asdict(record)
     out = {name: list(data[name]) if isinstance(data[name], tuple) else data[name] for name in RECORD_FIELDS}
+    # Our extension appears only when the record has it, each entry with the keys it was given.
+    variants = out.pop("messageVariants")
+    if variants:
+        out["messageVariants"] = [
+            {k: v for k, v in variant._asdict().items() if v is not None} for variant in record.messageVariants
+        ]
     return out
 
 

@@ -21,6 +21,7 @@ the key, so a person can label them; ``--json`` prints the results as JSON;
 ``--fail-under-positive/--fail-under-negative/--fail-under-no-error`` make the
 exit code 1 when a rate is below the given fraction (for a CI gate).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -141,7 +142,9 @@ def main(argv=None):
     ap.add_argument("--kind", choices=["positive", "negative", "no-error"], action="append", help="only these kinds")
     ap.add_argument("--id", action="append", help="only these case ids (repeatable)")
     ap.add_argument("--list-misses", action="store_true", help="list every miss with what came back")
-    ap.add_argument("--resolve", action="store_true", help="for positives with record: null, print the top match next to the key")
+    ap.add_argument(
+        "--resolve", action="store_true", help="for positives with record: null, print the top match next to the key"
+    )
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     ap.add_argument("--stats", action="store_true", help="print the corpus counts as markdown tables (runs nothing)")
     ap.add_argument("--fail-under-positive", type=float)
@@ -193,10 +196,18 @@ def main(argv=None):
             "no_record_yet": {"total": len(nry), "with_some_match": nry_matched},
             "crashes": [x["row"]["id"] for x in crashes],
             "misses": [
-                {"id": x["row"]["id"], "kind": x["row"]["kind"], "format": x["row"]["format"],
-                 "library": x["row"]["library"], "year": x["row"]["year"], "expected": x["row"].get("record"),
-                 "got": x["detail"], "first_event": first_message(x["res"]["events"])}
-                for x in results if x["ok"] is False
+                {
+                    "id": x["row"]["id"],
+                    "kind": x["row"]["kind"],
+                    "format": x["row"]["format"],
+                    "library": x["row"]["library"],
+                    "year": x["row"]["year"],
+                    "expected": x["row"].get("record"),
+                    "got": x["detail"],
+                    "first_event": first_message(x["res"]["events"]),
+                }
+                for x in results
+                if x["ok"] is False
             ],
         }
         if args.resolve:
@@ -206,8 +217,10 @@ def main(argv=None):
         print(f"cases: {len(results)}  ({breakdown([x['row'] for x in results], 'kind')})")
         print(f"positives explained by the right record:  {pct(pos_ok, len(pos))}")
         print(f"positives with no record yet:              {len(nry)} ({nry_matched} got some match; see --resolve)")
-        print(f"negatives left unexplained:                {pct(neg_ok, len(neg))}"
-              + (f" (incl. {neg_generic} generic_ok answered by a generic record)" if neg_generic else ""))
+        print(
+            f"negatives left unexplained:                {pct(neg_ok, len(neg))}"
+            + (f" (incl. {neg_generic} generic_ok answered by a generic record)" if neg_generic else "")
+        )
         print(f"no-error inputs with no event and exit 0:  {pct(noe_ok, len(noe))}")
         print(f"crashes / no JSON:                         {len(crashes)}")
         misses = [x for x in results if x["ok"] is False]
@@ -234,13 +247,18 @@ def main(argv=None):
                 print(resolve_line(x))
 
     fail = False
-    for name, thr in (("positive", args.fail_under_positive), ("negative", args.fail_under_negative),
-                      ("no_error", args.fail_under_no_error)):
+    for name, thr in (
+        ("positive", args.fail_under_positive),
+        ("negative", args.fail_under_negative),
+        ("no_error", args.fail_under_no_error),
+    ):
         a, b = rates[name]
         if thr is not None and b and a / b < thr:
             print(f"FAIL: {name} rate {a / b:.3f} < {thr}", file=sys.stderr)
             fail = True
-    if crashes and any(t is not None for t in (args.fail_under_positive, args.fail_under_negative, args.fail_under_no_error)):
+    if crashes and any(
+        t is not None for t in (args.fail_under_positive, args.fail_under_negative, args.fail_under_no_error)
+    ):
         print(f"FAIL: {len(crashes)} crash(es)", file=sys.stderr)
         fail = True
     return 1 if fail else 0
@@ -248,6 +266,7 @@ def main(argv=None):
 
 def print_stats(rows):
     """Counts by kind, library, format and year band, as markdown tables."""
+
     def lib(r):
         v = r["library"]
         return "other (" + v.split(":", 1)[1] + ")" if v.startswith("other:") else v
@@ -271,8 +290,10 @@ def print_stats(rows):
     table("year band", lambda r: year_band(r.get("year")))
     pos = [r for r in rows if r["kind"] == "positive"]
     withrec = sum(1 for r in pos if r.get("record"))
-    print(f"positives with a record now: {withrec}; with record null (no record yet): {len(pos) - withrec}; "
-          f"wrapped (payload_key set): {sum(1 for r in pos if r.get('payload_key'))}")
+    print(
+        f"positives with a record now: {withrec}; with record null (no record yet): {len(pos) - withrec}; "
+        f"wrapped (payload_key set): {sum(1 for r in pos if r.get('payload_key'))}"
+    )
     others = collections.Counter(lib(r) for r in rows if r["library"].startswith("other:"))
     print("other libraries: " + ", ".join(f"{k.split('(')[1][:-1]} {n}" for k, n in others.most_common()))
 
@@ -285,14 +306,18 @@ def resolve_line(x):
         m = e.get("matches") or []
         if m:
             got = True
-            parts.append(f"      -> {m[0].get('id')} ({m[0].get('score')}, {m[0].get('method')}): "
-                         f"{(m[0].get('errorMessage') or '').splitlines()[0][:100]}")
+            parts.append(
+                f"      -> {m[0].get('id')} ({m[0].get('score')}, {m[0].get('method')}): "
+                f"{(m[0].get('errorMessage') or '').splitlines()[0][:100]}"
+            )
     if not got:
         near = [n for e in events for n in (e.get("near") or [])][:1]
         if near:
             n = near[0]
-            parts.append(f"      -> no match; nearest {n.get('id')} ({n.get('score')}): "
-                         f"{(n.get('errorMessage') or '').splitlines()[0][:100] if n.get('errorMessage') else ''}")
+            parts.append(
+                f"      -> no match; nearest {n.get('id')} ({n.get('score')}): "
+                f"{(n.get('errorMessage') or '').splitlines()[0][:100] if n.get('errorMessage') else ''}"
+            )
         else:
             parts.append(f"      -> no match ({len(events)} event(s))")
     return "\n".join(parts)
