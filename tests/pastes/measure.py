@@ -50,7 +50,7 @@ def load_manifest(path):
 
 
 def run_case(cmd, case_path, timeout):
-    argv = cmd + ["--format", "json", "--no-source", "--file", case_path]
+    argv = [*cmd, "--format", "json", "--no-source", "--file", case_path]
     env = dict(os.environ)
     env.setdefault("NO_COLOR", "1")
     try:
