@@ -5,21 +5,28 @@ from __future__ import annotations
 import re
 
 # ANSI/VT sequences: CSI, OSC (to BEL or ST), DCS/SOS/PM/APC strings, two-byte ESC sequences,
-# and the 8-bit C1 forms. Text is read for its words, so every one of them is removed. A string
+# and the 8-bit CSI. Text is read for its words, so every one of them is removed. A string
 # sequence left open ends at the line's end: a stray `ESC ]` must not swallow the rest of a log.
-_ESCAPES = re.compile(
+_SEQUENCE_PATTERN = (
     r"\x1b\[[0-?]*[ -/]*[@-~]"
     r"|\x1b\][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
     r"|\x1b[PX^_][^\x1b\x9c\n]*(?:\x1b\\|\x9c)?"
     r"|\x1b[ -/]*[0-~]"
     r"|\x9b[0-?]*[ -/]*[@-~]"
-    r"|[\x80-\x9f]"
     r"|\x1b"
 )
+_SEQUENCES = re.compile(_SEQUENCE_PATTERN)
+_ESCAPES = re.compile(_SEQUENCE_PATTERN + r"|[\x80-\x9f]")  # and any other C1 control: for what is shown
 # Other control characters (tabs and newlines stay); bidi overrides, isolates and marks are kept
 # out of extraction and output as they only ever disguise text (reordering it on screen). A lone
 # surrogate (from a record's JSON, or a file name) is not text and cannot even be written out.
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# In the input, a control character left once the sequences are gone (C0 but tab and newline, DEL,
+# C1) becomes U+FFFD, as invalid UTF-8 does, rather than vanishing: text with a NUL inside must never
+# pass for the text without it (`/etc/sha\x00dow` is not a path to `/etc/shadow`). Bidi controls go.
+_MARKED = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_BIDI = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+MARK = "\ufffd"
 # What `printable` shows escaped: every control character, C1 and bidi control, lone surrogate.
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
@@ -27,17 +34,21 @@ _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u
 # and a link in a terminal is clicked on trust. The path holds only the characters a URL may
 # carry unencoded (no `@`, quotes, `<>`, spaces or controls), so a link cannot break out of the
 # terminal's hyperlink sequence or of a Markdown `<...>` autolink.
-URL_RE = re.compile(r"^https://[A-Za-z0-9.-]+(?::\d{1,5})?/[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*$")
+URL_RE = re.compile(r"https://[A-Za-z0-9.-]+(?::\d{1,5})?/[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*\Z")
 MAX_URL_CHARS = 2000
+
+
+def _on_screen(line: str) -> str:
+    """A progress bar redraws with \r: what stays on screen is the last segment."""
+    segments = [s for s in line.split("\r") if s]
+    return segments[-1] if segments else ""
 
 
 def clean_line(line: str) -> str:
     """One line as a person saw it: escapes gone, a carriage-return overwrite resolved."""
     line = _ESCAPES.sub("", line)
     if "\r" in line:
-        # A progress bar redraws with \r: what stays on screen is the last segment.
-        segments = [s for s in line.split("\r") if s]
-        line = segments[-1] if segments else ""
+        line = _on_screen(line)
     return _CONTROLS.sub("", line)
 
 
@@ -54,14 +65,15 @@ def _escaped(m: re.Match[str]) -> str:
 
 
 def normalize(text: str) -> str:
-    """Text with escapes stripped, line endings unified, control characters removed.
+    """Input text to read: escape sequences stripped, line endings unified, a `\r` overwrite resolved,
+    bidi controls removed, and any other control character marked (U+FFFD), never silently dropped.
 
     Whole-text substitutions run at C speed; only lines that still hold a `\r` are walked.
     """
-    text = _ESCAPES.sub("", text.replace("\r\n", "\n"))
+    text = _SEQUENCES.sub("", text.replace("\r\n", "\n"))
     if "\r" in text:
-        text = "\n".join(clean_line(line) if "\r" in line else line for line in text.split("\n"))
-    return _CONTROLS.sub("", text)
+        text = "\n".join(_on_screen(line) if "\r" in line else line for line in text.split("\n"))
+    return _MARKED.sub(MARK, _BIDI.sub("", text))
 
 
 def decode(data: bytes) -> str:
@@ -70,6 +82,6 @@ def decode(data: bytes) -> str:
 
 def safe_link(url: str | None) -> str | None:
     """The URL when it may be shown as a link (what record validation accepts), else None."""
-    if not url or len(url) > MAX_URL_CHARS or not URL_RE.match(url):
+    if not url or len(url) > MAX_URL_CHARS or not URL_RE.match(url):  # `\Z`: a trailing newline is not allowed
         return None
     return url

@@ -298,7 +298,8 @@ def test_user_snippet_skips_what_is_not_a_readable_file(tmp_path: Path) -> None:
     for file, line in (("<string>", 1), ("/no/such/machine/train.py", 3), ("big.py", 2), ("blob.py", 1)):
         assert user_snippet(event_at(file, line), paths) is None, file
     assert user_snippet(event_at("short.py", 9), paths) is None, "a line past the end: the file changed"
-    found = user_snippet(event_at("short.py", 1), paths)
+    assert user_snippet(event_at("short.py", 1), paths) is None, "a Python frame without its code line proves nothing"
+    found = user_snippet(event_at("short.py", 1, "a = 1"), paths)
     assert found and found.lines == ("a = 1",) and found.start == 1 and found.language == "python"
 
 
@@ -313,6 +314,7 @@ def test_user_snippet_follows_a_python_line_that_moved(tmp_path: Path) -> None:
     frame = Frame("train.py", 3, code="model.fit(data)")
     gone = user_snippet(ErrorEvent("python", "E", "m", frames=(frame,), user_frame=frame), paths)
     assert gone and gone.line == 3 and "line 3 no longer holds the traceback's code" in gone.note
+    assert gone.lines == (), "a line that differs: the path and a note, none of the file's lines"
     frame = Frame("train.py", 4, code="json.loads(text)")
     same = user_snippet(ErrorEvent("python", "E", "m", frames=(frame,), user_frame=frame), paths)
     assert same and same.line == 4 and same.note == ""
@@ -513,8 +515,8 @@ def local_paths(tmp: Path) -> LocalPaths:
     )
 
 
-def event_at(file: str, line: int) -> ErrorEvent:
-    frame = Frame(file, line)
+def event_at(file: str, line: int, code: str | None = None) -> ErrorEvent:
+    frame = Frame(file, line, code=code)
     return ErrorEvent("python", "ValueError", "m", location=frame, frames=(frame,), user_frame=frame)
 
 

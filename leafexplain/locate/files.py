@@ -1,9 +1,17 @@
 """Where to look on this machine, reading small text files there (cached by size and time), and the user's own
-code around their frame."""
+code around their frame: only from their own folders, and for Python only where the file still holds the
+line the traceback printed.
+
+Pasted text is untrusted (docs/security.md): a frame may name any path (`~/.ssh/id_rsa`, `/proc/self/maps`,
+`../../etc/passwd`), and the output is often shared. So "your code" is a source file of the frame's
+language under `--root`, the current folder or the project above it, with no hidden folder on the way,
+opened as a regular file; a library file is one in a library location (or in those same folders).
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -11,7 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from leafexplain.env import home
-from leafexplain.models import ErrorEvent, Snippet
+from leafexplain.models import ErrorEvent, Frame, Snippet
+from leafexplain.safeio import inside, read_regular, realpath
 
 USER_CONTEXT = 3  # lines either side of the user's line
 CODE_SEARCH = 30  # lines either side where a traceback's code line is looked for when the file changed
@@ -29,13 +38,18 @@ _LANGUAGES = {
     ".cu": "cpp",
     ".cuh": "cpp",
 }
+# Your code is source code of the frame's language: a frame naming `.env` or `id_rsa` shows nothing.
+SOURCE_SUFFIXES = {"rust": (".rs",), "python": (".py", ".pyw", ".pyx")}
+# A path with a control character (or the mark one left in the input, U+FFFD) is refused, never cleaned.
+_NOT_A_PATH = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffd]")
+PROJECT_MARKERS = ("Cargo.toml", "pyproject.toml", ".git")
 
 
 @dataclass(frozen=True)
 class LocalPaths:
     """Where to look. `roots` resolve relative frame paths, first to last."""
 
-    roots: tuple[Path, ...]
+    roots: tuple[Path, ...]  # your folders: --root, the current folder, the project above it
     cargo_home: Path
     rustup_home: Path
     stdlib: Path | None
@@ -53,7 +67,9 @@ class LocalPaths:
             cwd: list[Path] = [Path.cwd()]
         except OSError:  # the folder was removed under us
             cwd = []
-        roots = tuple(dict.fromkeys([root.resolve(), *cwd] if root is not None else cwd))
+        project = [p for p in [project_root(cwd[0], user_home)] if p] if cwd else []
+        given = [Path(realpath(root))] if root is not None else []
+        roots = tuple(dict.fromkeys([*given, *cwd, *project]))
         return cls(
             roots=roots,
             cargo_home=Path(environ.get("CARGO_HOME") or user_home / ".cargo"),
@@ -76,6 +92,18 @@ class Found:
     note: str = ""
 
 
+def project_root(cwd: Path, user_home: Path) -> Path | None:
+    """The nearest folder at or above `cwd` with a Cargo.toml, pyproject.toml or .git: the project the frames
+    point into. The home folder itself (a dotfiles repository) and the file system's root are never one."""
+    stop = {realpath(user_home), realpath(cwd.anchor or os.sep)}
+    for folder in (cwd, *cwd.parents):
+        if realpath(folder) in stop:
+            return None
+        if any(os.path.lexists(folder / marker) for marker in PROJECT_MARKERS):
+            return folder
+    return None
+
+
 def language_of(path: str) -> str:
     return _LANGUAGES.get(Path(path).suffix.lower(), "text")
 
@@ -93,12 +121,11 @@ def stamp(path: Path) -> tuple[int, int] | None:
 @lru_cache(maxsize=64)
 def read_lines_cached(path: str, stamp: tuple[int, int]) -> tuple[str, ...] | None:
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        data = read_regular(path, MAX_FILE_BYTES)  # a FIFO or device put there since the stat: refused
     except OSError:
         return None
-    if len(data) > MAX_FILE_BYTES or b"\0" in data[:8192]:
-        return None  # too big, or not text
+    if b"\0" in data[:8192]:
+        return None  # not text
     text = data.decode("utf-8", errors="replace")
     return tuple(line[:MAX_LINE_CHARS] for line in text.splitlines())
 
@@ -121,38 +148,72 @@ def is_file(path: Path) -> bool:
         return False
 
 
-def resolve(file: str, paths: LocalPaths) -> Path | None:
-    """The file a frame names, when it exists here; relative paths are tried against each root."""
-    if not file or file.startswith("<") or "\0" in file:
-        return None  # <string>, <stdin>, <frozen importlib._bootstrap>
-    candidate = Path(file)
-    if candidate.is_absolute():
-        return candidate if is_file(candidate) else None
+def plain_path(file: str) -> bool:
+    """A frame's path that names a file: not `<string>` or `<frozen ...>`, no control character in it."""
+    return bool(file) and not file.startswith("<") and not _NOT_A_PATH.search(file)
+
+
+def _candidates(file: str, paths: LocalPaths) -> list[Path]:
+    """Where a frame's path may be here: itself when absolute, else under each root in turn."""
+    path = Path(file)
+    return [path] if path.is_absolute() else [root / path for root in paths.roots]
+
+
+def _in_your_folders(real: str, paths: LocalPaths) -> bool:
+    """The (resolved) file lies under one of the roots, with no hidden folder or file below the root."""
     for root in paths.roots:
-        if is_file(root / candidate):
-            return root / candidate
+        base = realpath(root)
+        if inside(real, base) and not any(part.startswith(".") for part in Path(os.path.relpath(real, base)).parts):
+            return True
+    return False
+
+
+def your_file(frame: Frame, language: str, paths: LocalPaths) -> tuple[Path, str] | None:
+    """(the path as shown, the file to open) for the user's own code that a frame names, or None."""
+    if not plain_path(frame.file) or Path(frame.file).suffix.lower() not in SOURCE_SUFFIXES.get(language, ()):
+        return None
+    for candidate in _candidates(frame.file, paths):
+        real = realpath(candidate)
+        if is_file(Path(real)) and _in_your_folders(real, paths):
+            return candidate, real
     return None
 
 
+def resolve(file: str, paths: LocalPaths) -> Path | None:
+    """The file a frame names, when it exists here: relative paths are tried against each root."""
+    if not plain_path(file):
+        return None  # <string>, <stdin>, <frozen importlib._bootstrap>, or a path with a control character
+    return next((candidate for candidate in _candidates(file, paths) if is_file(candidate)), None)
+
+
 def user_snippet(event: ErrorEvent, paths: LocalPaths, context: int = USER_CONTEXT) -> Snippet | None:
+    """The lines around the user's frame, from their own file; for Python, only when the file still holds the code
+    the traceback printed for that line (else the path and a note, no lines)."""
     frame = event.user_frame
     if frame is None or not frame.line:
         return None
-    found = resolve(frame.file, paths)
-    lines = read_lines(found) if found else None
-    if found is None or lines is None or frame.line > len(lines):
+    found = your_file(frame, event.language, paths)
+    if found is None:
         return None
-    line, note = frame.line, ""
+    shown, real = found
+    lines = read_lines(Path(real))
     code = (frame.code or "").strip()
+    if lines is None or frame.line > len(lines) or (event.language == "python" and not code):
+        return None  # a Python frame without its code line proves nothing about this file
+    line, note = frame.line, ""
     if code and lines[line - 1].strip() != code:
         # A Python traceback prints the line's code: when the file no longer has it there, the file
-        # changed since the run. Show where that code stands now, or say the lines may not match.
+        # changed since the run, or the traceback is not from this file. Show where that code stands
+        # now, or say the lines do not match and show none of them.
         near = range(max(line - CODE_SEARCH, 1), min(line + CODE_SEARCH, len(lines)) + 1)
         moved = [n for n in near if lines[n - 1].strip() == code]
-        if moved:
-            line = min(moved, key=lambda n: (abs(n - frame.line), n))
-            note = f"The file changed since the run: the traceback's line {frame.line} is line {line} now."
-        else:
-            note = f"The file changed since the run: line {frame.line} no longer holds the traceback's code."
-    start, shown = window(lines, line, context)
-    return Snippet(str(found), line, start, shown, language_of(found.name), note)
+        if not moved:
+            note = (
+                f"The file changed since the run: line {frame.line} no longer holds the traceback's code, "
+                "so its lines are not shown."
+            )
+            return Snippet(str(shown), frame.line, frame.line, (), language_of(shown.name), note)
+        line = min(moved, key=lambda n: (abs(n - frame.line), n))
+        note = f"The file changed since the run: the traceback's line {frame.line} is line {line} now."
+    start, window_lines = window(lines, line, context)
+    return Snippet(str(shown), line, start, window_lines, language_of(shown.name), note)

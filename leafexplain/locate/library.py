@@ -4,6 +4,7 @@ with the message located in it and the drift from the record's commit said in wo
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from leafexplain.libraries import (
@@ -23,8 +24,15 @@ from leafexplain.locate.message import locate_message
 from leafexplain.locate.python import python_installed, python_version_of
 from leafexplain.locate.rust import cargo_registry, cargo_version, rust_std
 from leafexplain.models import Drift, ErrorEvent, Frame, LibrarySource, Record
+from leafexplain.safeio import inside, realpath
 
 LIBRARY_CONTEXT = 6  # lines either side of the message in the library
+# Where libraries are installed, whoever's machine the frames come from: a Python's packages and standard
+# library, a Rust toolchain's rust-src, cargo's registry and git checkouts.
+_LIBRARY_FOLDER = re.compile(
+    r"/(?:site|dist)-packages/|/lib(?:64)?/python\d+(?:\.\d+)?t?/|/Lib/"
+    r"|/lib/rustlib/src/rust/|/\.cargo/(?:registry/src|git/checkouts)/|/\.rustup/toolchains/"
+)
 
 
 def forget_listings() -> None:
@@ -38,14 +46,30 @@ def _event_frames(event: ErrorEvent) -> list[Frame]:
     return frames + [f for f in event.frames if f != event.location]
 
 
+def _library_file(frame: Frame, paths: LocalPaths) -> Path | None:
+    """The file a frame names, when it exists here in a library location (or in your own folders): a frame
+    that ends like the record's file but lies anywhere else (`/etc/...`) is not read."""
+    found = resolve(frame.file, paths)
+    if found is None:
+        return None
+    real = realpath(found)
+    homes = [paths.cargo_home / "registry" / "src", paths.cargo_home / "git" / "checkouts"]
+    homes += [paths.rustup_home / "toolchains", *paths.system_rust_src, *paths.roots]
+    if paths.stdlib is not None:
+        homes.append(paths.stdlib)
+    if _LIBRARY_FOLDER.search(norm_path(real)) or any(inside(real, home) for home in homes):
+        return found
+    return None
+
+
 def _from_frames(record: Record, rel: str, frames: list[Frame], paths: LocalPaths) -> Found | None:
-    """The frames' own paths, when the file they name exists here."""
+    """The frames' own paths, when the file they name exists here in a library location."""
     if rel.endswith(".rs"):
         tails = rust_variants(rel)
         parts = crate_parts(record, rel)
         for frame in frames:
             if any(ends_with(frame.file, t) for t in tails):
-                found = resolve(frame.file, paths)
+                found = _library_file(frame, paths)
                 if found:
                     version = None
                     if parts and record.repo != RUST_REPO:
@@ -55,7 +79,7 @@ def _from_frames(record: Record, rel: str, frames: list[Frame], paths: LocalPath
                     return Found(found, f"{parts[0]} {version}" if parts and version else None, frame.line)
             if parts and ends_with(frame.file, parts[1]):
                 named = version_from_dirs(frame.file, parts[0])
-                found = resolve(frame.file, paths) if named else None
+                found = _library_file(frame, paths) if named else None
                 if found and named:
                     return Found(found, f"{named[0]} {named[1]}", frame.line)
         return None
@@ -67,7 +91,7 @@ def _from_frames(record: Record, rel: str, frames: list[Frame], paths: LocalPath
             continue
         if record.repo == CPYTHON_REPO and not PYTHON_LIB.search(norm_path(frame.file)[: -len(tail)]):
             continue  # a `json/decoder.py` of the user's own, not the standard library's
-        found = resolve(frame.file, paths)
+        found = _library_file(frame, paths)
         if found:
             return Found(found, python_version_of(found, paths, tail.split("/")[0]), frame.line)
     return None

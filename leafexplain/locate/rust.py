@@ -20,6 +20,7 @@ from leafexplain.libraries import (
 )
 from leafexplain.locate.files import Found, LocalPaths, is_file, read_lines
 from leafexplain.models import Frame, Record
+from leafexplain.safeio import open_regular, realpath
 
 _RUSTC_VERSION = re.compile(rb'\[pkg\.rustc\]\s*\nversion = "([^"\n]{1,100})"')
 
@@ -42,7 +43,7 @@ def _toolchain_version(sysroot: Path) -> str | None:
     try:
         import mmap  # imported where used: most runs never look for a Rust toolchain
 
-        with open(manifest, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        with open_regular(manifest) as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
             at = data.find(b"[pkg.rustc]")
             head = data[at : at + 200] if at >= 0 else b""
     except (OSError, ValueError):
@@ -50,7 +51,7 @@ def _toolchain_version(sysroot: Path) -> str | None:
     m = _RUSTC_VERSION.match(head)
     if m:
         return m.group(1).decode("utf-8", "replace")
-    release = re.search(r"rustc-(\d+\.\d+\.\d+)", str(sysroot.resolve()))
+    release = re.search(r"rustc-(\d+\.\d+\.\d+)", realpath(sysroot))
     return release.group(1) if release else None
 
 
@@ -61,7 +62,7 @@ def _rust_sources(rustup_home: Path, system: tuple[Path, ...], rustc: str | None
     with contextlib.suppress(OSError):
         sysroots += sorted((rustup_home / "toolchains").iterdir())
     if rustc:
-        real = Path(rustc).resolve()
+        real = Path(realpath(rustc))
         if real.name.startswith("rustc"):  # not a rustup proxy
             sysroots.append(real.parent.parent)
     found: list[_RustSrc] = []
@@ -70,7 +71,7 @@ def _rust_sources(rustup_home: Path, system: tuple[Path, ...], rustc: str | None
         if (src / "library").is_dir():
             found.append(_RustSrc(src, _toolchain_version(sysroot)))
     for src in system:
-        if (src / "library").is_dir() and all(s.root.resolve() != src.resolve() for s in found):
+        if (src / "library").is_dir() and all(realpath(s.root) != realpath(src) for s in found):
             found.append(_RustSrc(src, _toolchain_version(src.parent.parent.parent)))
     return tuple(found)
 
@@ -101,8 +102,8 @@ def rust_std(rel: str, frames: list[Frame], paths: LocalPaths) -> Found | None:
         chosen = sources[0]
     if chosen is None and rustc:
         sysroot = _rustc_sysroot(rustc, paths.roots[0] if paths.roots else Path.cwd())
-        src = (sysroot / "lib" / "rustlib" / "src" / "rust").resolve() if sysroot else None
-        chosen = next((s for s in sources if s.root.resolve() == src), None)
+        src = realpath(sysroot / "lib" / "rustlib" / "src" / "rust") if sysroot else None
+        chosen = next((s for s in sources if realpath(s.root) == src), None)
     if chosen is None:
         return None
     for variant in rust_variants(rel):

@@ -118,8 +118,9 @@ def _local_snippet(lines: tuple[str, ...], start: int, line: int | None, languag
 
 def user_code_section(snippet: Snippet) -> Section:
     """The user's own code around the frame's line, read from this machine."""
-    where = Block("text", f"{safe(snippet.path, 500)}:{snippet.line}")
-    blocks = [where, _local_snippet(snippet.lines, snippet.start, snippet.line, snippet.language)]
+    blocks = [Block("text", f"{safe(snippet.path, 500)}:{snippet.line}")]
+    if snippet.lines:  # none when the file does not hold the traceback's line: the note says so
+        blocks.append(_local_snippet(snippet.lines, snippet.start, snippet.line, snippet.language))
     if snippet.note:
         blocks.append(Block("text", safe(snippet.note, 1000)))
     return Section("Your code", tuple(blocks))

@@ -1,0 +1,174 @@
+"""Pasted text never reads your files: "your code" comes only from source files in your own folders (and for
+Python only when the file holds the line the traceback printed), library source only from library locations,
+and a path with a control character in it is refused, not cleaned. (docs/security.md, docs/robustness.md)"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from leafexplain.locate import LocalPaths
+from leafexplain.locate.files import project_root, user_snippet
+from leafexplain.locate.library import library_source
+from leafexplain.models import ErrorEvent, Frame, Record
+from tests.conftest import Isolated
+
+SECRET = "SECRET-MARKER-not-to-be-shown"
+GRAD = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"
+SEED = "Can't convert a non leaf tensor into a tracked tensor"
+FORMATS = ("plain", "markdown", "json", "rich")
+
+
+def python_paste(file: str, line: int, code: str) -> str:
+    return f'Traceback (most recent call last):\n  File "{file}", line {line}, in <module>\n    {code}\n{GRAD}\n'
+
+
+def rust_paste(location: str, frame: str | None = None) -> str:
+    text = f"thread 'main' panicked at {location}:\n{SEED}\n"
+    if frame:
+        text += f"stack backtrace:\n   0: trainer::main\n             at {frame}\n"
+    return text
+
+
+class Home:
+    """A user: a home with secrets in it, a project (pyproject.toml) with a subfolder, and a folder outside it."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.home = tmp / "home"
+        self.project = self.home / "src" / "proj"
+        self.sub = self.project / "pkg"
+        self.outside = tmp / "outside"
+        for folder in (self.home / ".ssh", self.sub, self.outside):
+            folder.mkdir(parents=True, exist_ok=True)
+        (self.project / "pyproject.toml").write_text("[project]\nname = 'proj'\n")
+        (self.home / ".ssh" / "id_rsa").write_text(f"-----BEGIN OPENSSH PRIVATE KEY-----\n{SECRET}\n{SECRET}\n")
+        (self.project / ".env").write_text(f"TOKEN=abc\n{SECRET}\n{SECRET}\n")
+        (self.project / "notes.txt").write_text(f"a\n{SECRET}\n")
+        (self.project / "train.py").write_text(f"import torch\n# {SECRET}\nstep_and_backprop(model)\n# {SECRET}\n")
+        (self.outside / "main.rs").write_text(f"fn main() {{\n    // {SECRET}\n    x.require_grad();\n}}\n")
+        (self.outside / "tool.py").write_text(f"# {SECRET}\nloss.backward()\n")
+        self.user = Isolated(tmp, HOME=str(self.home))
+
+    def run(self, text: str, fmt: str, cwd: Path | None = None) -> str:
+        args = ("--format", fmt, "--width", "300") + (("--color", "always") if fmt == "rich" else ())
+        result = self.user(*args, input=text, cwd=cwd or self.sub)
+        assert result.returncode in (0, 1), result.stderr
+        assert "Traceback" not in result.stderr
+        return result.stdout
+
+
+@pytest.fixture
+def user(tmp_path: Path) -> Home:
+    return Home(tmp_path)
+
+
+def hostile_pastes(user: Home) -> dict[str, str]:
+    """Frames that name files the user never ran: each must show none of their lines."""
+    key = user.home / ".ssh" / "id_rsa"
+    return {
+        "ssh key, its real first line": python_paste(str(key), 1, "-----BEGIN OPENSSH PRIVATE KEY-----"),
+        "ssh key from home, relative": python_paste(".ssh/id_rsa", 2, SECRET),
+        ".env in the project": python_paste(".env", 2, SECRET),
+        ".env, Rust location": rust_paste("../.env:2:1"),
+        "../ out of the project": python_paste("../../../../outside/tool.py", 2, "loss.backward()"),
+        "absolute, outside": python_paste(str(user.outside / "tool.py"), 2, "loss.backward()"),
+        "/etc/passwd": python_paste("/etc/passwd", 1, "root:x:0:0:root:/root:/bin/bash"),
+        "../../etc/passwd": python_paste("../../../../../../../../etc/passwd", 1, "root:x:0:0:root:/root:/bin/bash"),
+        "/proc/self/maps": python_paste("/proc/self/maps", 1, "x"),
+        "Rust panic at /etc/shadow": rust_paste("/etc/shadow:1:1"),
+        "Rust backtrace at /etc/shadow": rust_paste("src/lib.rs:1:1", "/etc/shadow:3:5"),
+        "Rust, a .rs file outside": rust_paste(f"{user.outside / 'main.rs'}:2:5"),
+        "a text file in the project": rust_paste("../notes.txt:2:1"),
+        "NUL in the path": python_paste("../tra\x00in.py", 3, "step_and_backprop(model)"),
+        "control character in the path": python_paste("../tra\x01in.py", 3, "step_and_backprop(model)"),
+    }
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_pasted_frame_never_shows_a_file_outside_your_code(user: Home, fmt: str) -> None:
+    for name, paste in hostile_pastes(user).items():
+        for cwd in (user.sub, user.home):  # from the project, and from the home folder itself
+            out = user.run(paste, fmt, cwd=cwd)
+            assert SECRET not in out, (name, cwd)
+            assert "root:x:0:0" not in out and "r-xp" not in out, (name, cwd)
+            if fmt in ("plain", "markdown"):
+                assert "Your code" not in out, (name, cwd)
+
+
+def test_a_python_line_that_differs_gives_its_path_and_a_note_without_content(user: Home) -> None:
+    paste = python_paste("../train.py", 3, "model.fit(data)")  # not what line 3 (nor any line near) holds
+    plain = user.run(paste, "plain")
+    assert "Your code" in plain and SECRET not in plain and "step_and_backprop" not in plain
+    assert "line 3 no longer holds the traceback's code, so its lines are not shown" in plain
+    snippet = json.loads(user.run(paste, "json"))["events"][0]["user_snippet"]
+    assert snippet["lines"] == [] and snippet["path"].endswith("train.py") and "not shown" in snippet["note"]
+    assert SECRET not in user.run(paste, "markdown")
+
+
+def test_your_code_from_the_project_found_above_the_current_folder(user: Home) -> None:
+    paste = python_paste("train.py", 3, "step_and_backprop(model)")  # relative to the project, run from pkg/
+    plain = user.run(paste, "plain")
+    assert f"{user.project / 'train.py'}:3" in plain
+    assert "  > 3 | step_and_backprop(model)" in plain
+    assert project_root(user.sub, user.home) == user.project
+    assert project_root(user.home / "src", user.home) is None, "the home folder is never the project"
+
+
+def test_a_symlink_or_a_fifo_in_the_project_is_not_your_code(user: Home) -> None:
+    (user.project / "link.py").symlink_to(user.outside / "tool.py")
+    out = user.run(python_paste("../link.py", 2, "loss.backward()"), "plain")
+    assert SECRET not in out and "Your code" not in out
+    os.mkfifo(user.project / "main.rs")
+    out = user.run(rust_paste("../main.rs:1:1"), "plain")  # would hang if it were opened blocking
+    assert "Your code" not in out
+
+
+def test_a_frame_ending_like_a_library_file_outside_library_locations_is_not_read(tmp_path: Path) -> None:
+    torch = Record(
+        id="t",
+        repo="pytorch/pytorch",
+        slug="t",
+        errorMessage="grad can be implicitly created only for scalar outputs",
+        messagePattern="grad can be implicitly created only for scalar outputs",
+        filePath="torch/autograd/__init__.py",
+        lineNumber=2,
+    )
+    body = f'# {SECRET}\nraise RuntimeError("grad can be implicitly created only for scalar outputs")\n# {SECRET}\n'
+    for folder in ("elsewhere", "venv/lib/python3.11/site-packages"):
+        target = tmp_path / folder / "torch" / "autograd" / "__init__.py"
+        target.parent.mkdir(parents=True)
+        target.write_text(body)
+    project = tmp_path / "project"
+    project.mkdir()
+    paths = LocalPaths(
+        roots=(project,),
+        cargo_home=tmp_path / "cargo",
+        rustup_home=tmp_path / "rustup",
+        stdlib=None,
+        python_version="Python 3",
+        system_rust_src=(),
+        rustc_on_path=False,
+    )
+
+    def found(folder: str) -> object:
+        frame = Frame(str(tmp_path / folder / "torch" / "autograd" / "__init__.py"), 2)
+        event = ErrorEvent("python", "RuntimeError", "m", location=frame, frames=(frame,))
+        return library_source(torch, event, paths)
+
+    assert found("elsewhere") is None, "not a library location"
+    installed = found("venv/lib/python3.11/site-packages")
+    assert installed is not None and installed.line == 2
+
+
+def test_control_characters_in_the_input_are_marked_never_dropped() -> None:
+    from leafexplain.text import normalize
+
+    assert normalize("/etc/sha\x00dow") == "/etc/sha\ufffddow"
+    assert normalize("a\x01b\x7fc\x85d") == "a\ufffdb\ufffdc\ufffdd"
+    assert normalize("\x1b[31mred\x1b[0m \u202egra\u202cd") == "red grad", "sequences and bidi still go"
+    paths = LocalPaths(roots=(Path("/"),), cargo_home=Path("/c"), rustup_home=Path("/r"), stdlib=None, python_version="")
+    frame = Frame("/etc/hostname\x00", 1, code="x")
+    assert user_snippet(ErrorEvent("python", "E", "m", frames=(frame,), user_frame=frame), paths) is None
