@@ -169,6 +169,8 @@ def test_control_characters_in_the_input_are_marked_never_dropped() -> None:
     assert normalize("/etc/sha\x00dow") == "/etc/sha\ufffddow"
     assert normalize("a\x01b\x7fc\x85d") == "a\ufffdb\ufffdc\ufffdd"
     assert normalize("\x1b[31mred\x1b[0m \u202egra\u202cd") == "red grad", "sequences and bidi still go"
-    paths = LocalPaths(roots=(Path("/"),), cargo_home=Path("/c"), rustup_home=Path("/r"), stdlib=None, python_version="")
+    paths = LocalPaths(
+        roots=(Path("/"),), cargo_home=Path("/c"), rustup_home=Path("/r"), stdlib=None, python_version=""
+    )
     frame = Frame("/etc/hostname\x00", 1, code="x")
     assert user_snippet(ErrorEvent("python", "E", "m", frames=(frame,), user_frame=frame), paths) is None
