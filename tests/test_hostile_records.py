@@ -294,26 +294,39 @@ def test_import_never_writes_outside_the_records_folder(tmp_path: Path, sandbox)
     incoming = write(
         tmp_path / "in",
         "hostile.jsonl",
-        record("r1", repo="..a/..b", slug="../../../../escaped"),
-        record("r2", slug="/tmp/absolute"),
-        record("r3", slug="...."),
-        record("../../../../r4"),
-        record("/abs/r5", slug=""),
-        record("r6", slug="con\\..\\..\\win"),
-        record("r7", slug="a\x00b"),
-        record("r8", repo="../..", slug="x"),
+        record("r1", repo="..a/..b", slug="escaped"),
+        record("r2", repo="acme/..widgets..", slug="x.y"),
+        record("r3", slug="../../../../escaped"),
+        record("r4", slug="/tmp/absolute"),
+        record("r5", slug="...."),
+        record("../../../../r6"),
+        record("/abs/r7", slug=""),
+        record("r8", slug="con\\..\\..\\win"),
+        record("r9", slug="a\x00b"),
+        record("r10", repo="../..", slug="x"),
     )
     result = run_import(env, str(incoming))
-    assert result.returncode == 1  # r7 (NUL) and r8 (..) are invalid: reported, skipped
-    assert "r7" not in result.stdout and "slug': contains control characters" in result.stderr
-    assert "must look like 'owner/name'" in result.stderr
+    assert result.returncode == 1  # r3 to r10 are not valid records: reported, skipped
+    assert "r9" not in result.stdout and "slug': contains control characters" in result.stderr
+    assert "must look like 'owner/name'" in result.stderr and "field 'id': must be a token" in result.stderr
     written = tree(root)
     assert all(p.startswith("data") for p in written), written
     files = sorted(p for p in written if p.endswith(".json"))
-    assert len(files) == 6 and all(p.startswith("data/leafexplain/records/") for p in files), files
+    assert len(files) == 2 and all(p.startswith("data/leafexplain/records/") for p in files), files
     assert all(re.fullmatch(r"[A-Za-z0-9._/-]+", p) and "/." not in p for p in files), files
     assert load_paths([str(records)]).problems == ()
     assert_terminal_safe(result.stdout + result.stderr)
+    # Names made from a record that never met validation (an embedding program's) stay inside too.
+    from leafexplain.authoring.importing import target_for
+
+    for repo, slug, record_id in (
+        ("../..", "../../x", "/abs/y"),
+        ("a/b", "....", "..\\..\\z"),
+        ("..a/.b", "a\x00b", ""),
+    ):
+        hostile = Record(id=record_id, repo=repo, slug=slug, errorMessage="m", messagePattern="m")
+        target = target_for(hostile, records, set())
+        assert target.resolve().is_relative_to(records) and not target.name.startswith("."), target
 
 
 def test_import_does_not_follow_a_symlink_out_of_the_records_folder(tmp_path: Path, sandbox) -> None:

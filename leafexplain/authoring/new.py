@@ -12,7 +12,7 @@ from leafexplain.records.schema import FIELDS, SCHEMA_VERSION, slugify, validate
 
 ANCHOR_BEFORE = 15  # the link's line range: from 15 lines before the message to 20 after
 ANCHOR_AFTER = 20
-SHA = re.compile(r"^[0-9a-f]{40}$")
+SHA = re.compile(r"[0-9a-f]{40}\Z")  # `\Z`: `$` would let a trailing newline through
 
 
 class RecordRefused(ValueError):

@@ -6,6 +6,7 @@ Routing happens before the app is built (cli/router.py); errors are mapped in on
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -130,7 +131,7 @@ def show(
     catalog = load_catalog(opts, env)
     found = [catalog.record(i) for i in catalog.find(key)]
     if not found:
-        warn(env, f"no record with id or slug '{key}' (try `leafexplain search {key}`)")
+        warn(env, f"no record with id or slug '{key}' (try `leafexplain search {shlex.quote(key)}`)")
         raise typer.Exit(ExitStatus.NOTHING_MATCHED)
     if len(found) > 1:
         warn(env, f"'{key}' names {len(found)} records; use an id: " + ", ".join(f"{r.id} ({r.repo})" for r in found))

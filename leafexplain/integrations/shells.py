@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 from collections.abc import Mapping
@@ -102,7 +103,8 @@ def _install_bash(text: str, environ: Mapping[str, str]) -> Installed:
     _write(target, text)
     notes = [f"installed bash completion: {target}", "bash-completion loads it in new shells"]
     if not any(Path(p).is_file() for p in BASH_COMPLETION_SCRIPTS):
-        notes.append(f"bash-completion is not installed here: add `source {target}` to ~/.bashrc instead")
+        source = f"source {shlex.quote(str(target))}"  # a command to copy: quoted for the shell
+        notes.append(f"bash-completion is not installed here: add `{source}` to ~/.bashrc instead")
     return Installed((target,), tuple(notes))
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from leafexplain.env import cache_dir
 from leafexplain.records.catalog import Catalog
+from leafexplain.records.schema import REPO_RE, TOKEN_RE
 
 KINDS = ("ids", "slugs", "repos", "tags")
 
@@ -19,9 +20,14 @@ def completion_list(kind: str, environ: Mapping[str, str]) -> Path:
 
 
 def completion_values(catalog: Catalog, kind: str) -> set[str]:
+    """The values a shell may offer: only tokens (validation lets no other kind in; a list is read one value a
+    line, so one with a newline or a shell metacharacter in it must never be written there)."""
     if kind == "tags":
-        return {tag for tags in catalog.tags for tag in tags}
-    return set({"ids": catalog.ids, "slugs": catalog.slugs, "repos": catalog.repos}[kind])
+        values = {tag for tags in catalog.tags for tag in tags}
+    else:
+        values = set({"ids": catalog.ids, "slugs": catalog.slugs, "repos": catalog.repos}[kind])
+    shape = REPO_RE if kind == "repos" else TOKEN_RE
+    return {value for value in values if shape.match(value)}
 
 
 def write_completion_lists(catalog: Catalog, environ: Mapping[str, str]) -> None:

@@ -66,7 +66,17 @@ SHA_RE = re.compile(r"[0-9a-f]{40}\Z")
 REQUIRED = ("id", "repo", "errorMessage", "messagePattern")
 LIST_FIELDS = frozenset(k for k, v in FIELDS.items() if v == STR_LIST)
 
-REPO_RE = re.compile(r"^(?!\.+/)[A-Za-z0-9_.-]+/(?!\.+$)[A-Za-z0-9_.-]+$")  # not `.` or `..`: it names folders
+# Every pattern here is anchored at the true end of the string (`\Z`): `$` also matches before a
+# trailing newline, and a value that ends in one would pass.
+# `owner/name`, neither `.` nor `..` (it names folders), neither starting with `-`.
+REPO_RE = re.compile(r"(?!\.+/)[A-Za-z0-9_.][A-Za-z0-9_.-]*/(?!\.+\Z)[A-Za-z0-9_.][A-Za-z0-9_.-]*\Z")
+# The fields that identify a record (id, slug, each tag) are tokens: they are printed as they are,
+# one a line in the completion lists and next to a command to copy (`leafexplain show ID`), so they
+# hold no whitespace, control character or shell metacharacter, and do not start with `-` (which a
+# command would take for an option).
+TOKEN_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,199}\Z")
+TOKEN_RULE = "must be a token of letters, digits and . _ + - (no spaces, control characters or shell metacharacters)"
+TOKEN_FIELDS = ("id", "slug")
 MIN_LITERAL_CHARS = 4
 # Control characters never belong in the fields that identify and match a record; two of them
 # separate fields in the index, and ids, slugs and tags are printed as they are (shell completion).
@@ -174,10 +184,15 @@ def validate_record(
     for name in NO_CONTROL_FIELDS:
         if isinstance(values.get(name), str) and _CONTROL.search(values[name]):
             problems.append(problem("contains control characters", name))
+    for name in TOKEN_FIELDS:
+        if isinstance(values.get(name), str) and values[name] and not TOKEN_RE.match(values[name]):
+            problems.append(problem(TOKEN_RULE, name))
     if any(_CONTROL.search(tag) or not tag.strip() for tag in values.get("tags", ())):
         problems.append(problem("has an empty tag or one with control characters", "tags"))
+    elif not all(TOKEN_RE.match(tag) for tag in values.get("tags", ())):
+        problems.append(problem(f"each tag {TOKEN_RULE}", "tags"))
     if not REPO_RE.match(values["repo"]):
-        problems.append(problem("must look like 'owner/name'", "repo"))
+        problems.append(problem("must look like 'owner/name' (letters, digits, . _ -)", "repo"))
     version = values.get("schemaVersion", SCHEMA_VERSION)
     if version != SCHEMA_VERSION:
         problems.append(problem(f"is {version}; this leafexplain reads schemaVersion 2", "schemaVersion"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import textwrap
 from collections.abc import Iterable
 
@@ -50,6 +51,6 @@ def summary_text(findings: Iterable[Finding], width: int = 100) -> str:
                 lines += wrapped(solution, f"  {number}. ", "     ")
         if record.githubUrl:
             lines += ["", f"Where it is raised: {safe(record.githubUrl, 500)}"]
-        lines.append(f"More: leafexplain show {record.id}")
+        lines.append(f"More: leafexplain show {shlex.quote(record.id)}")  # a command to copy: quoted for the shell
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
