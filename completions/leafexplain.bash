@@ -29,11 +29,11 @@ __leafexplain_options() {
         'search') REPLY='--limit -n --format -F --color --width --records --no-bundled --help -h' ;;
         'validate') REPLY='--format -F --records --no-bundled --help -h' ;;
         'verify') REPLY='--source --repo --format -F --records --no-bundled --help -h' ;;
-        'new') REPLY='--repo --commit --path --line --message --pattern --class --out --help -h' ;;
+        'new') REPLY='--repo --commit --path --line --message --pattern --class --out --force --help -h' ;;
         'import') REPLY='--force --help -h' ;;
         'completion') REPLY='--help -h' ;;
         'completion show') REPLY='--help -h' ;;
-        'completion install') REPLY='--help -h' ;;
+        'completion install') REPLY='--force --help -h' ;;
         *) return 1 ;;
     esac
 }

@@ -288,6 +288,7 @@ complete -c leafexplain -n '__leafexplain_at "new"' -l message -x -d 'The messag
 complete -c leafexplain -n '__leafexplain_at "new"' -l pattern -x -d 'The literal with its placeholders (default: the message).'
 complete -c leafexplain -n '__leafexplain_at "new"' -l class -x -d 'Python exception class (default: a Rust panic).'
 complete -c leafexplain -n '__leafexplain_at "new"' -l out -x -a '(__fish_complete_directories)' -d 'Write DIR/OWNER/NAME/SLUG.json instead of stdout.'
+complete -c leafexplain -n '__leafexplain_at "new"' -l force -d 'Replace a file already at that place.'
 complete -c leafexplain -n '__leafexplain_at "new"' -l help -s h -d 'Show this message and exit.'
 
 # leafexplain import
@@ -305,5 +306,6 @@ complete -c leafexplain -n '__leafexplain_at "completion show"' -l help -s h -d 
 complete -c leafexplain -n '__leafexplain_at "completion show" 0' -a 'bash zsh fish powershell'
 
 # leafexplain completion install
+complete -c leafexplain -n '__leafexplain_at "completion install"' -l force -d 'Replace another file already at that place.'
 complete -c leafexplain -n '__leafexplain_at "completion install"' -l help -s h -d 'Show this message and exit.'
 complete -c leafexplain -n '__leafexplain_at "completion install" 0' -a 'bash zsh fish powershell'

@@ -149,6 +149,7 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
                 , @('--pattern', 'The literal with its placeholders (default: the message).')
                 , @('--class', 'Python exception class (default: a Rust panic).')
                 , @('--out', 'Write DIR/OWNER/NAME/SLUG.json instead of stdout.')
+                , @('--force', 'Replace a file already at that place.')
                 , @('--help', 'Show this message and exit.')
                 , @('-h', 'Show this message and exit.')
             )
@@ -166,6 +167,7 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
                 , @('-h', 'Show this message and exit.')
             )
             'completion install' = @(
+                , @('--force', 'Replace another file already at that place.')
                 , @('--help', 'Show this message and exit.')
                 , @('-h', 'Show this message and exit.')
             )

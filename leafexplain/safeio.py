@@ -52,7 +52,7 @@ def open_regular(
         if max_bytes is not None and st.st_size > max_bytes:
             raise FileTooLarge(path, st.st_size, max_bytes)
         os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb", buffering=buffering)
+        return open(fd, "rb", buffering=buffering)  # closing the file object closes the descriptor
     except BaseException:
         os.close(fd)
         raise

@@ -59,7 +59,10 @@ def explain(
     code and the library's source from this machine.
 
     `pasted`: text a person gave, where a short input with nothing else in it is one bare message.
+    Raises ValueError for a cut-off that is not a number from 0 to 100 (`nan` included).
     """
+    if limits.threshold is not None and not 0 <= limits.threshold <= 100:  # false for nan too
+        raise ValueError(f"the threshold must be a number from 0 to 100, not {limits.threshold}")
     collected = source if isinstance(source, Collected) else collect(source, limits, pasted=pasted)
     if not collected.events and not isinstance(records, Matcher):
         threshold = DEFAULT_THRESHOLD if limits.threshold is None else limits.threshold

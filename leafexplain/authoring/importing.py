@@ -4,7 +4,8 @@ A record is untrusted data: its repo, slug and id only ever become file names af
 character but letters, digits, `.`, `_` and `-` is replaced, and the path is checked to lie inside
 the folder (symlinks resolved) before anything is written. A file is written whole or not at all
 (a temporary file, then a link or rename), and an existing file is only replaced with `--force`
-when it holds the one record with that id.
+when it holds the one record with that id. Imports into one folder take turns (a lock), so that
+several at once never write the same id twice.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import contextlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,9 +26,11 @@ from leafexplain.records.files import iter_record_files, raw_records, user_recor
 from leafexplain.records.schema import validate_record
 from leafexplain.render import warn, warn_problems
 from leafexplain.render.checks import write_import_line, write_import_summary
+from leafexplain.safeio import write_whole
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_NAME_CHARS = 80
+LOCK_NAME = ".import.lock"  # a hidden name without a record suffix: never read as records
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def read_records(paths: Iterable[Path]) -> tuple[list[Found], list[Problem]]:
     found: list[Found] = []
     problems: list[Problem] = []
     for root in paths:
-        for path in iter_record_files(root):
+        for path in iter_record_files(root, problems):
             found_here, problems_here = _records_in(str(path))
             found += found_here
             problems += problems_here
@@ -121,17 +123,25 @@ def write_record(target: Path, data: Any, root: Path, *, replace_existing: bool)
     if not _inside(folder, root):
         raise OSError(f"{folder} leads outside {root}")
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".import-", suffix=".tmp")
+    # A link fails if a file of that name appeared meanwhile; a rename replaces a symlink itself, never its target.
+    write_whole(target, text.encode("utf-8"), replace=replace_existing)
+
+
+@contextlib.contextmanager
+def _one_import_at_a_time(root: Path) -> Iterator[None]:
+    """Imports into one records folder take turns: each reads the ids there and writes its files under a lock,
+    so that two at once never both write a record the other has just added (POSIX; elsewhere, no lock)."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        if replace_existing:
-            os.replace(tmp, target)  # replaces a symlink itself, never the file it points to
-        else:
-            os.link(tmp, target)  # fails if a file of that name appeared meanwhile
+        import fcntl
+    except ImportError:
+        yield
+        return
+    fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
     finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        os.close(fd)  # closing releases the lock
 
 
 def import_paths(paths: list[str], *, force: bool, env: Environment) -> int:
@@ -150,6 +160,18 @@ def import_paths(paths: list[str], *, force: bool, env: Environment) -> int:
     except OSError as exc:
         warn(env, f"cannot create {root}: {exc.strerror or exc}")
         return ExitStatus.USAGE_ERROR
+    try:
+        with _one_import_at_a_time(root):
+            counts = _place_all(incoming, root, force, env)
+    except OSError as exc:
+        warn(env, f"cannot lock {root / LOCK_NAME}: {exc.strerror or exc}")
+        return ExitStatus.USAGE_ERROR
+    write_import_summary(env, counts, root)
+    return ExitStatus.NOTHING_MATCHED if problems or counts["skipped"] else ExitStatus.EXPLAINED
+
+
+def _place_all(incoming: list[Found], root: Path, force: bool, env: Environment) -> dict[str, int]:
+    """Each incoming record written where it belongs, against the records in the folder now: what happened, counted."""
     existing, _ = read_records([root])
     by_id = {f.record.id: f for f in existing}
     later = {f.record.id: n for n, f in enumerate(incoming)}
@@ -166,8 +188,7 @@ def import_paths(paths: list[str], *, force: bool, env: Environment) -> int:
         if target is not None:
             taken.add(target)
             write_import_line(env, outcome, record.id, target)
-    write_import_summary(env, counts, root)
-    return ExitStatus.NOTHING_MATCHED if problems or counts["skipped"] else ExitStatus.EXPLAINED
+    return counts
 
 
 def _place(

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 from leafexplain.records.schema import FIELDS, SCHEMA_VERSION, slugify, validate_record
+from leafexplain.safeio import inside, write_whole
 
 ANCHOR_BEFORE = 15  # the link's line range: from 15 lines before the message to 20 after
 ANCHOR_AFTER = 20
@@ -122,9 +124,18 @@ def new_record(*, out: Path | None = None, now: str | None = None, **facts: Any)
     return wrapped
 
 
-def save(out_dir: Path, wrapped: dict[str, Any]) -> Path:
-    """Write the record as `OUT/OWNER/NAME/SLUG.json`; the file written."""
+def save(out_dir: Path, wrapped: dict[str, Any], *, force: bool = False) -> Path:
+    """Write the record as `OUT/OWNER/NAME/SLUG.json`, whole; the file written. A file already there (a record
+    being edited, a symlink) is only replaced with `force`, and never written through; RecordRefused says why
+    not, OSError when the folder cannot be made."""
     target = record_file(out_dir, wrapped)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(dumps(wrapped), encoding="utf-8")
+    folder = target.parent
+    for _ in range(2):  # before creating the folders, and after: none of them may be a symlink leading out
+        if not inside(folder, out_dir) and os.path.lexists(folder):
+            raise RecordRefused(f"{folder} leads outside {out_dir}: not written")
+        folder.mkdir(parents=True, exist_ok=True)
+    try:
+        write_whole(target, dumps(wrapped).encode("utf-8"), replace=force)
+    except FileExistsError:
+        raise RecordRefused(f"{target} exists already (--force replaces it)") from None
     return target

@@ -1,14 +1,36 @@
-"""Check records against a local copy of their repository: commit, file, and the message's line."""
+"""Check records against a local copy of their repository: commit, file, and the message's line.
+
+A record's `filePath` is data from elsewhere: only a plain relative path inside `--source` is read
+(no `..`, not absolute, no control character, not through a symlink that leads out), and only a
+regular file of at most MAX_SOURCE_BYTES, from the tree or from git.
+"""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from leafexplain.locate.message import fragment_lines, search_fragment
 from leafexplain.models import Record, Verdict, VerifyStatus
+from leafexplain.safeio import FileTooLarge, inside, read_regular
+
+MAX_SOURCE_BYTES = 16 * 1024 * 1024  # the largest source files of the libraries we know are a few MB
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class Unreadable(Exception):
+    """A record's file that verify does not read: outside the tree, too large, not a regular file."""
+
+
+def tree_path(path: str) -> str | None:
+    """`path` when it is a plain relative path that stays inside the tree, else None."""
+    if not path or _CONTROL.search(path) or PureWindowsPath(path).drive or path.startswith(("/", "\\")):
+        return None
+    parts = PurePosixPath(path.replace("\\", "/")).parts
+    return None if not parts or ".." in parts else "/".join(parts)
 
 
 class SourceTree:
@@ -17,6 +39,11 @@ class SourceTree:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.git_dir = self._git_dir(root)
+
+    def _file(self, path: str) -> Path | None:
+        """The tree's file for a record's path, when it is a plain relative path that stays inside the tree."""
+        rel = tree_path(path)
+        return None if rel is None or not inside(self.root / rel, self.root) else self.root / rel
 
     @staticmethod
     def _git_dir(root: Path) -> Path | None:
@@ -36,21 +63,37 @@ class SourceTree:
         return self._git("cat-file", "-e", f"{sha}^{{commit}}").returncode == 0
 
     def read(self, path: str, sha: str | None) -> str | None:
-        """The file at `sha` where there is history, else as it stands (or at HEAD, when bare)."""
-        file = self.root / path
+        """The file at `sha` where there is history, else as it stands (or at HEAD, when bare); None when it is
+        not there. Raises Unreadable for a path that leaves the tree, a file too large or not a regular file."""
+        file, rel = self._file(path), tree_path(path)
+        if file is None or rel is None:
+            raise Unreadable(f"{path} is not a path inside --source: not read")
         if self.git_dir is not None:
             for rev in ([sha] if sha else []) + ([] if file.is_file() else ["HEAD"]):
-                shown = self._git("show", f"{rev}:{path}")
+                size = self._git("cat-file", "-s", f"{rev}:{rel}")
+                if size.returncode != 0:
+                    continue
+                if not size.stdout.strip().isdigit() or int(size.stdout) > MAX_SOURCE_BYTES:
+                    raise Unreadable(f"{path} is larger than {MAX_SOURCE_BYTES} bytes: not read")
+                shown = self._git("cat-file", "blob", f"{rev}:{rel}")
                 if shown.returncode == 0:
                     return shown.stdout.decode("utf-8", "replace")
-        if file.is_file():
-            return file.read_text("utf-8", errors="replace")
-        return None
+        if not file.exists():
+            return None
+        try:
+            return read_regular(file, MAX_SOURCE_BYTES).decode("utf-8", "replace")
+        except FileTooLarge:
+            raise Unreadable(f"{path} is larger than {MAX_SOURCE_BYTES} bytes: not read") from None
+        except OSError as exc:
+            raise Unreadable(f"{path}: {exc.strerror or exc}; not read") from None
 
     def has_file(self, path: str) -> bool:
-        if (self.root / path).is_file():
+        file, rel = self._file(path), tree_path(path)
+        if file is None or rel is None:
+            return False
+        if file.is_file():
             return True
-        return self.git_dir is not None and self._git("cat-file", "-e", f"HEAD:{path}").returncode == 0
+        return self.git_dir is not None and self._git("cat-file", "-e", f"HEAD:{rel}").returncode == 0
 
 
 def guess_repo(tree: SourceTree, records: Sequence[Record]) -> str | None:
@@ -70,7 +113,10 @@ def verify_record(record: Record, tree: SourceTree) -> Verdict:
         status_if_found, detail = "ok", ""
     if not record.filePath:
         return Verdict(record, "missing-file", detail="the record has no filePath")
-    text = tree.read(record.filePath, sha)
+    try:
+        text = tree.read(record.filePath, sha)
+    except Unreadable as exc:
+        return Verdict(record, "missing-file", detail=str(exc))
     if text is None:
         return Verdict(record, "missing-file", detail=f"{record.filePath} does not exist here")
     fragment = search_fragment(record.messagePattern)

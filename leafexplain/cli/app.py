@@ -276,6 +276,7 @@ def new(
     out: Annotated[
         Optional[Path], typer.Option("--out", metavar="DIR", help="Write DIR/OWNER/NAME/SLUG.json instead of stdout.")
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace a file already at that place.")] = False,
 ) -> None:
     """Scaffold a record from where its message is raised: slug, id and link computed."""
     from leafexplain.authoring.new import RecordRefused, dumps, new_record, save
@@ -293,7 +294,14 @@ def new(
     if out is None:
         emit(env, dumps(wrapped))
         return
-    target = save(out, wrapped)
+    try:
+        target = save(out, wrapped, force=force)
+    except RecordRefused as exc:
+        warn(env, str(exc))
+        raise typer.Exit(ExitStatus.USAGE_ERROR) from None
+    except OSError as exc:
+        warn(env, f"cannot write into {out}: {exc.strerror or exc}")
+        raise typer.Exit(ExitStatus.USAGE_ERROR) from None
     warn(env, f"wrote {target}; now fill in the prose fields, then run `leafexplain validate` and `verify`")
 
 

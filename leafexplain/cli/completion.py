@@ -58,6 +58,7 @@ def install_script(
             metavar="[SHELL]", help="bash, zsh, fish or powershell (default: from $SHELL).", show_default=False
         ),
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace another file already at that place.")] = False,
 ) -> None:
     """Install completion for SHELL (default: your shell) where that shell looks for it."""
     env = _env()
@@ -69,9 +70,11 @@ def install_script(
             ExitStatus.USAGE_ERROR,
         )
     try:
-        installed = install_completion(chosen, env.environ)
+        installed = install_completion(chosen, env.environ, force=force)
     except FileNotFoundError:
         raise _missing_script(chosen) from None
+    except FileExistsError as exc:
+        raise _fail(f"{exc.filename}: {exc.strerror}", ExitStatus.USAGE_ERROR) from None
     except OSError as exc:
         raise _fail(f"could not install {chosen.value} completion: {exc}", ExitStatus.USAGE_ERROR) from None
     for note in installed.notes:

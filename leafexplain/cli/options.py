@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
@@ -35,6 +36,13 @@ class CheckFormat(str, Enum):
     json = "json"
 
 
+def finite(value: float | None) -> float | None:
+    """A number option's value is a finite number: click's range check lets `nan` through (nan < 0 is false)."""
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a number from 0 to 100.")
+    return value
+
+
 # Each shared option: how typer declares it, and its default.
 SHARED: dict[str, tuple[Any, Any]] = {
     "fmt": (
@@ -57,7 +65,9 @@ SHARED: dict[str, tuple[Any, Any]] = {
     "threshold": (
         Annotated[
             Optional[float],
-            typer.Option("--threshold", min=0, max=100, help="Fuzzy-match cut-off, 0-100 (default 85)."),
+            typer.Option(
+                "--threshold", min=0, max=100, callback=finite, help="Fuzzy-match cut-off, 0-100 (default 85)."
+            ),
         ],
         None,
     ),

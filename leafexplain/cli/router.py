@@ -60,8 +60,8 @@ def _value(spec: dict[str, Any], raw: str) -> Any:
     if kind in ("int", "float"):
         number = int(raw) if kind == "int" else float(raw)
         low, high = spec.get("min"), spec.get("max")
-        if (low is not None and number < low) or (high is not None and number > high):
-            raise ValueError(raw)
+        if (low is not None and number < low) or (high is not None and number > high) or number != number:
+            raise ValueError(raw)  # `number != number`: nan, which no comparison refuses; click says why
         return number
     return raw
 

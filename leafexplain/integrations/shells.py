@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import shlex
 import shutil
@@ -13,6 +15,7 @@ from pathlib import Path
 
 from leafexplain.bundled import bundled_dir
 from leafexplain.env import config_home, data_home, home
+from leafexplain.safeio import read_regular, write_whole
 
 SCRIPT_NAMES = {
     "bash": "leafexplain.bash",
@@ -28,6 +31,9 @@ BASH_COMPLETION_SCRIPTS = (
     "/opt/homebrew/etc/profile.d/bash_completion.sh",
     "/usr/local/etc/profile.d/bash_completion.sh",
 )
+
+
+MAX_STARTUP_FILE_BYTES = 1 << 20
 
 
 class Shell(str, Enum):
@@ -91,16 +97,34 @@ def _powershell_profile(environ: Mapping[str, str]) -> Path:
     return config_home(environ) / "powershell" / "Microsoft.PowerShell_profile.ps1"
 
 
-def _write(target: Path, text: str) -> None:
+def _write(target: Path, text: str, force: bool) -> None:
+    """Write a file whole. The same content already there is left as it is; anything else there (another file, a
+    symlink) is only replaced with `force`, and a symlink itself is replaced, never written through."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8", newline="\n")
+    data = text.encode("utf-8")
+    if not os.path.islink(target):
+        with contextlib.suppress(OSError):
+            if read_regular(target, len(data)) == data:
+                return
+    try:
+        write_whole(target, data, replace=force)
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, "a file is there already (--force replaces it)", str(target)) from None
 
 
-def _install_bash(text: str, environ: Mapping[str, str]) -> Installed:
+def _read_text(path: Path) -> str:
+    """A small text file of the user's (a shell's startup file), or "" when there is none (a FIFO, a folder)."""
+    try:
+        return read_regular(path, MAX_STARTUP_FILE_BYTES).decode("utf-8-sig", "replace")
+    except OSError:
+        return ""
+
+
+def _install_bash(text: str, environ: Mapping[str, str], force: bool) -> Installed:
     user_dir = environ.get("BASH_COMPLETION_USER_DIR")
     base = Path(user_dir) if user_dir else data_home(environ) / "bash-completion"
     target = base / "completions" / "leafexplain"
-    _write(target, text)
+    _write(target, text, force)
     notes = [f"installed bash completion: {target}", "bash-completion loads it in new shells"]
     if not any(Path(p).is_file() for p in BASH_COMPLETION_SCRIPTS):
         source = f"source {shlex.quote(str(target))}"  # a command to copy: quoted for the shell
@@ -108,44 +132,41 @@ def _install_bash(text: str, environ: Mapping[str, str]) -> Installed:
     return Installed((target,), tuple(notes))
 
 
-def _install_zsh(text: str, environ: Mapping[str, str]) -> Installed:
+def _install_zsh(text: str, environ: Mapping[str, str], force: bool) -> Installed:
     target = home(environ) / ".zfunc" / "_leafexplain"
-    _write(target, text)
+    _write(target, text, force)
     notes = [f"installed zsh completion: {target}"]
     zshrc = Path(environ.get("ZDOTDIR") or home(environ)) / ".zshrc"
-    try:
-        configured = ".zfunc" in zshrc.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        configured = False
-    if configured:
+    if ".zfunc" in _read_text(zshrc):
         notes.append("it is loaded in new shells")
     else:
         notes.append(f"add to {zshrc}, before compinit: fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit")
     return Installed((target,), tuple(notes))
 
 
-def _install_fish(text: str, environ: Mapping[str, str]) -> Installed:
+def _install_fish(text: str, environ: Mapping[str, str], force: bool) -> Installed:
     target = config_home(environ) / "fish" / "completions" / "leafexplain.fish"
-    _write(target, text)
+    _write(target, text, force)
     return Installed((target,), (f"installed fish completion: {target}", "fish loads it in new shells"))
 
 
-def _install_powershell(text: str, environ: Mapping[str, str]) -> Installed:
+def _install_powershell(text: str, environ: Mapping[str, str], force: bool) -> Installed:
     profile = _powershell_profile(environ)
     # Beside the profile rather than inside the package: it stays valid across upgrades and venvs.
     target = profile.parent / "leafexplain-completion.ps1"
-    _write(target, text)
+    _write(target, text, force)
     line = f". '{str(target).replace(chr(39), chr(39) * 2)}'"
-    try:
-        existing = profile.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        existing = ""
+    existing = _read_text(profile)
     notes = [f"installed PowerShell completion: {target}"]
     if line in existing.splitlines():
         notes.append(f"{profile} loads it already")
         return Installed((target,), tuple(notes))
+    if os.path.lexists(profile) and not (profile.is_file() and not profile.is_symlink()):
+        # A symlinked profile (dotfiles) or anything but a plain file: never written through, the user adds it.
+        notes.append(f"add `{line}` to {profile} (not changed: it is not a plain file)")
+        return Installed((target,), tuple(notes))
     separator = "" if not existing or existing.endswith("\n") else "\n"
-    _write(profile, f"{existing}{separator}{line}\n")
+    _write(profile, f"{existing}{separator}{line}\n", force=True)  # the profile with one line added, whole
     notes.append(f"added `{line}` to {profile}: new PowerShell sessions load it")
     return Installed((target, profile), tuple(notes))
 
@@ -158,5 +179,6 @@ INSTALLERS = {
 }
 
 
-def install_completion(shell: Shell, environ: Mapping[str, str] = os.environ) -> Installed:
-    return INSTALLERS[shell](script_text(shell), environ)
+def install_completion(shell: Shell, environ: Mapping[str, str] = os.environ, *, force: bool = False) -> Installed:
+    """Install the script where `shell` looks for it; FileExistsError when another file is there and not `force`."""
+    return INSTALLERS[shell](script_text(shell), environ, force)

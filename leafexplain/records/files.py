@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -11,6 +12,7 @@ from typing import Any, BinaryIO
 from leafexplain.bundled import bundled_dir
 from leafexplain.env import data_home
 from leafexplain.models import Problem
+from leafexplain.safeio import open_regular
 
 Environ = Mapping[str, str]
 RECORD_SUFFIXES = (".json", ".txt", ".jsonl")
@@ -54,12 +56,27 @@ def record_paths(
     return sources
 
 
-def iter_record_files(root: Path) -> Iterator[Path]:
-    """Record files below a folder, in a stable order; a file is taken as it is."""
-    if root.is_file():
+def iter_record_files(root: Path, problems: list[Problem] | None = None) -> Iterator[Path]:
+    """Record files below a folder, in a stable order; a file is taken as it is. A folder that cannot be read
+    (no permission, a symlink loop) and a root that is neither a file nor a folder are added to `problems`
+    and skipped. Symlinks to folders are not followed, so no loop among folders is ever walked."""
+    found = [] if problems is None else problems
+    try:
+        mode = os.stat(root).st_mode
+    except OSError as exc:
+        found.append(Problem(str(root), f"cannot read: {exc.strerror or exc}"))
+        return
+    if stat.S_ISREG(mode):
         yield root
         return
-    for dirpath, dirnames, filenames in os.walk(root):
+    if not stat.S_ISDIR(mode):
+        found.append(Problem(str(root), "not a regular file or a folder"))
+        return
+
+    def unreadable(exc: OSError) -> None:
+        found.append(Problem(str(exc.filename or root), f"cannot read this folder: {exc.strerror or exc}"))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
         dirnames.sort()
         for name in sorted(filenames):
             if name.endswith(RECORD_SUFFIXES) and not name.startswith("."):
@@ -108,7 +125,7 @@ def raw_records(path: str, size: int) -> Iterator[tuple[object, str | None, Loca
     """Each record object in a file, where it lies, and file-level problems."""
     if path.endswith(".jsonl"):
         offset = 0
-        with open(path, "rb", buffering=SKIP_PIECE_BYTES) as handle:
+        with open_regular(path, buffering=SKIP_PIECE_BYTES) as handle:  # a FIFO or device: refused, never read
             for number, raw, length in _bounded_lines(handle):
                 here, offset = offset, offset + length
                 if raw is not None and not raw.strip():
@@ -133,7 +150,7 @@ def raw_records(path: str, size: int) -> Iterator[tuple[object, str | None, Loca
         yield None, None, (0, 0, 0, -1, 0), too_large
         return
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             content = handle.read(MAX_SINGLE_FILE_BYTES + 1)  # it may have grown since it was listed
         if len(content) > MAX_SINGLE_FILE_BYTES:
             yield None, None, (0, 0, 0, -1, 0), too_large

@@ -9,6 +9,7 @@ file, then a rename), so concurrent builders never leave a torn index behind.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import stat
@@ -38,6 +39,7 @@ from leafexplain.records.index_file import (
 )
 from leafexplain.records.patterns import pattern_text
 from leafexplain.records.schema import validate_record
+from leafexplain.safeio import FileTooLarge, NotRegularFile, open_regular, read_regular, realpath
 from leafexplain.version import __version__
 
 Fingerprint = list[tuple[str, int, int, int]]  # (path, size, mtime_ns, source number) of each record file
@@ -54,12 +56,12 @@ def scan_files(paths: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Proble
     problems: list[Problem] = []
     used: list[str] = []
     for source_number, (root, required) in enumerate(paths):
-        if not root.exists():
+        if not root.exists() and not os.path.lexists(root):
             if required:
                 problems.append(Problem(str(root), "no such file or folder"))
             continue
         used.append(str(root))
-        for path in iter_record_files(root):
+        for path in iter_record_files(root, problems):  # a loop or an unreadable folder: a problem, skipped
             try:
                 st = path.stat()
             except OSError as exc:
@@ -74,14 +76,16 @@ def scan_files(paths: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Proble
 
 def build(
     files: Fingerprint, progress: Progress | None = None
-) -> tuple[dict[str, object], list[str], list[tuple[str, ...]]]:
+) -> tuple[dict[str, object], list[str], list[tuple[str, ...]], list[int]]:
     """Parse and validate every record file (later ids replace earlier).
 
-    Returns the index's metadata, one encoded row per record, and each record's pattern words.
+    Returns the index's metadata, one encoded row per record, each record's pattern words, and where each
+    record lies (PLACE_FIELDS for each row in turn).
     """
     position: dict[str, int] = {}  # id -> row
     rows: list[str] = []
     words: list[tuple[str, ...]] = []
+    places: list[tuple[int, ...]] = []
     problems: list[Problem] = []
     total = sum(f[1] for f in files) or 1
     done = 0
@@ -103,16 +107,18 @@ def build(
                 seen_in_source[(source_number, record.id)] = record.origin
                 fields = (
                     record.id, record.repo, record.slug, record.messagePattern, record.language,
-                    record.errorClass or "", TAG_SEP.join(record.tags), *map(str, (file_number, *loc[1:])),
+                    record.errorClass or "", TAG_SEP.join(record.tags),
                 )  # fmt: skip
-                row = FIELD_SEP.join(fields)
+                row, place = FIELD_SEP.join(fields), (file_number, *loc[1:])
                 if record.id in position:
                     rows[position[record.id]] = row
                     words[position[record.id]] = pattern_text(record.messagePattern).tokens
+                    places[position[record.id]] = place
                 else:
                     position[record.id] = len(rows)
                     rows.append(row)
                     words.append(pattern_text(record.messagePattern).tokens)
+                    places.append(place)
         except OSError as exc:
             problems.append(Problem(path, f"cannot read: {exc.strerror or exc}"))
         done += size
@@ -125,7 +131,7 @@ def build(
         "files": files,
         "problems": [(p.path, p.message, p.line, p.field) for p in problems],
     }
-    return meta, rows, words
+    return meta, rows, words, [n for place in places for n in place]
 
 
 def fetcher(files: Fingerprint, rows: Rows) -> Callable[[int], Record]:
@@ -133,10 +139,10 @@ def fetcher(files: Fingerprint, rows: Rows) -> Callable[[int], Record]:
 
     def fetch(index: int) -> Record:
         row = rows[index]
-        file_number, offset, length, item, line = (int(v) for v in row[7:12])
+        file_number, offset, length, item, line = rows.place(index)
         path = files[file_number][0]
         try:
-            with open(path, "rb") as handle:
+            with open_regular(path) as handle:  # replaced by a FIFO since the scan: refused, not waited on
                 handle.seek(offset)
                 raw = handle.read(length)
             parsed = json.loads(raw)
@@ -171,21 +177,26 @@ def to_catalog(meta: dict[str, Any], rows: Rows, words: HashedIndex, sources: li
 
 def index_path(paths: list[tuple[Path, bool]], environ: Environ) -> Path:
     """One index per set of record paths (the default set, or with --records, --no-bundled ...)."""
-    key = "\n".join(f"{p.resolve()}|{int(r)}" for p, r in paths)
+    key = "\n".join(f"{realpath(p)}|{int(r)}" for p, r in paths)  # a symlink loop resolves without raising
     # A checksum is enough for a file name: the index itself says which files it was built from.
     return cache_dir(environ) / "index" / f"{zlib.crc32(key.encode()):08x}-{len(paths)}.marshal"
 
 
 def read_index(path: Path, files: Fingerprint) -> tuple[dict[str, Any], Rows, HashedIndex]:
+    # Rows hold a few fields of each record: an index many times the records' size is not ours.
+    largest = 8 * sum(f[1] for f in files) + (1 << 20)
     try:
-        size = path.stat().st_size
-        # Rows hold a few fields of each record: an index many times the records' size is not ours.
-        if size > 8 * sum(f[1] for f in files) + (1 << 20):
-            raise IndexDamaged(f"{size} bytes is far too large for these records")
-        data = path.read_bytes()
+        # Checked once open, never followed: a symlink to /dev/zero, a FIFO or a folder there is not an index.
+        data = read_regular(path, largest, follow=False)
     except FileNotFoundError:
         raise IndexUnusable("no index yet") from None
+    except FileTooLarge as exc:
+        raise IndexDamaged(f"{exc.size} bytes is far too large for these records") from None
+    except NotRegularFile:
+        raise IndexDamaged("it is not a regular file") from None
     except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):  # O_NOFOLLOW met a symlink
+            raise IndexDamaged("it is a symlink") from None
         raise IndexUnusable(f"unreadable index ({exc.strerror or exc})") from None
     meta, rows, words = decode(data)
     if meta.get("format") != INDEX_FORMAT or meta.get("version") != __version__:
@@ -252,8 +263,8 @@ def load(
         except IndexUnusable:
             loaded = None
     if loaded is None:
-        meta, row_texts, words = build(files, progress)
-        encoded = encode(meta, row_texts, words)
+        meta, row_texts, words, places = build(files, progress)
+        encoded = encode(meta, row_texts, words, places)
         loaded = decode(encoded)
         if use_cache:
             try:
@@ -270,12 +281,20 @@ def load(
         def fresh() -> Catalog:
             return load(extra, bundled=bundled, configured=configured, environ=environ, use_cache=False)
 
-        catalog.fetch = _fetch_or_rebuild(catalog, fresh)
+        catalog.fetch = _fetch_or_rebuild(catalog, fresh, path, warn)
     return catalog
 
 
-def _fetch_or_rebuild(catalog: Catalog, fresh: Callable[[], Catalog]) -> Callable[[int], Record]:
-    """A record file changed between the index check and the read: read every record afresh, once."""
+def _fetch_or_rebuild(
+    catalog: Catalog, fresh: Callable[[], Catalog], path: Path, warn: Callable[[str], None]
+) -> Callable[[int], Record]:
+    """A record that is not what its row says: read every record afresh, once, and take it from there.
+
+    Usually a record file changed between the index check and the read: the record is found by its id.
+    When the files hold no record with the row's id, the row itself is wrong (an index that passed its
+    checksum but is not ours): the records were read from the same files in the same order, so the row's
+    position finds it; the index is removed, and the next run builds it again.
+    """
     fetch = catalog.fetch
     rebuilt: list[Catalog] = []
 
@@ -287,8 +306,13 @@ def _fetch_or_rebuild(catalog: Catalog, fresh: Callable[[], Catalog]) -> Callabl
                 rebuilt.append(fresh())
             wanted = catalog.ids[index]
             found = [n for n, record_id in enumerate(rebuilt[0].ids) if record_id == wanted]
-            if not found:
+            if found:
+                return rebuilt[0].record(found[0])
+            with contextlib.suppress(OSError):
+                path.unlink()
+            warn(f"the record index {path} was damaged (a row does not match the record files); rebuilding it")
+            if index >= len(rebuilt[0]):
                 raise
-            return rebuilt[0].record(found[0])
+            return rebuilt[0].record(index)
 
     return fetch_or_rebuild

@@ -2,7 +2,9 @@
 
 Flat arrays and one text blob load in a few copies, where a marshalled list of 100,000 small
 objects takes most of a second to rebuild. Whatever bytes are read back, decoding raises nothing
-but IndexUnusable (rebuilt silently) or IndexDamaged (rebuilt with one warning).
+but IndexUnusable (rebuilt silently) or IndexDamaged (rebuilt with one warning): past the
+checksum, the shape of every row and every number is checked before the index is used, in a few
+passes at C speed (a file that passes the checksum may still not be ours).
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from leafexplain.records.catalog import build_token_index
+from leafexplain.records.files import MAX_SINGLE_FILE_BYTES
 from leafexplain.version import __version__
 
-INDEX_FORMAT = 3  # 3: a checksum after the magic line
+INDEX_FORMAT = 4  # 3: a checksum after the magic line; 4: rows ended by ROW_END, their places as numbers
 
 
 class IndexUnusable(Exception):
@@ -28,29 +31,31 @@ class IndexDamaged(IndexUnusable):
     """The index file is not what leafexplain wrote (truncated, corrupt): worth one warning."""
 
 
-# A row of the index: the fields the matcher reads, then where the full record lies.
-ROW_FIELDS = ("id", "repo", "slug", "pattern", "language", "class", "tags", "file", "offset", "length", "item", "line")
-FIELD_SEP, TAG_SEP = "\x1f", "\x1e"  # validation keeps both out of every indexed field
+# A row of the index: the fields the matcher reads, as text. Where the full record lies (PLACE_FIELDS)
+# is kept apart, as numbers.
+ROW_FIELDS = ("id", "repo", "slug", "pattern", "language", "class", "tags")
+PLACE_FIELDS = ("file", "offset", "length", "item", "line")
+FIELD_SEP, TAG_SEP, ROW_END = "\x1f", "\x1e", "\x1d"  # validation keeps all three out of every indexed field
+# What is left of a good blob once everything but the separators is deleted: this, once per row.
+_SKELETON = ((FIELD_SEP * (len(ROW_FIELDS) - 1)) + ROW_END).encode()
+_NOT_SEPARATORS = bytes(b for b in range(256) if b not in _SKELETON)
 MAGIC_NAME = b"LEAFEXPLAIN-INDEX"
 # The format's number is in the magic line; after it, the checksum of all that follows, checked
 # before anything is parsed (marshal trusts its input: a corrupted size could ask for gigabytes).
-MAGIC = MAGIC_NAME + b"/3\n"
+MAGIC = MAGIC_NAME + b"/4\n"
+MAX_RECORD_BYTES = MAX_SINGLE_FILE_BYTES  # no record is read from more than one file's worth of bytes
 
 
-def encode(meta: dict[str, object], rows: list[str], words: list[tuple[str, ...]]) -> bytes:
-    """Metadata, then flat arrays (row offsets, word hashes and their rows), then the rows' text."""
+def encode(meta: dict[str, object], rows: list[str], words: list[tuple[str, ...]], places: Sequence[int] = ()) -> bytes:
+    """Metadata, then flat arrays (word hashes and their rows, each record's place: PLACE_FIELDS in turn), then
+    the rows' text, each ended by ROW_END."""
     token_index, unindexed = build_token_index(words)
     pairs = sorted((zlib.crc32(word.encode()), n) for word, ns in token_index.items() for n in ns)
     hashes = array("I", (h for h, _ in pairs))
     postings = array("I", (n for _, n in pairs))
-    blob = "".join(rows).encode("utf-8")
-    offsets = array("Q", [0])
-    total = 0
-    for row in rows:
-        total += len(row.encode("utf-8"))
-        offsets.append(total)
+    blob = "".join(row + ROW_END for row in rows).encode("utf-8")
     parts = []
-    for arr in (offsets, hashes, postings):
+    for arr in (hashes, postings, array("q", places)):
         raw = arr.tobytes()
         parts += [len(raw).to_bytes(8, "little"), raw]
     parts.append(blob)
@@ -93,19 +98,22 @@ def _decode(data: bytes) -> tuple[dict[str, object], Rows, HashedIndex]:
     if meta.get("format") != INDEX_FORMAT or meta.get("version") != __version__:
         raise IndexUnusable("index from another version")  # an upgrade, not damage: rebuilt silently
     arrays = []
-    for code in ("Q", "I", "I"):
+    for code in ("I", "I", "q"):
         size = int.from_bytes(data[pos : pos + 8], "little")
         arr = array(code)
         arr.frombytes(data[pos + 8 : pos + 8 + size])
         arrays.append(arr)
         pos += 8 + size
-    offsets, hashes, postings = arrays
-    blob = data[pos:]
+    hashes, postings, places = arrays
     count = meta.get("count")
-    if not isinstance(count, int) or len(offsets) != count + 1 or offsets[0] != 0 or offsets[-1] != len(blob):
+    if not isinstance(count, int) or count < 0:
         raise IndexDamaged("its sizes disagree")
     _check_meta(meta, count)
-    return meta, Rows(blob, offsets), HashedIndex(hashes, postings)
+    rows = _check_rows(data[pos:], count)
+    _check_places(places, count, len(meta["files"]))
+    if len(hashes) != len(postings) or (postings and max(postings) >= count):
+        raise IndexDamaged("its word index names rows that are not there")
+    return meta, Rows(rows, places), HashedIndex(hashes, postings)
 
 
 def _check_meta(meta: dict[Any, Any], count: int) -> None:
@@ -122,24 +130,51 @@ def _check_meta(meta: dict[Any, Any], count: int) -> None:
         raise IndexDamaged("its header fields are of the wrong kinds")
 
 
-class Rows:
-    """The index rows, decoded one at a time when asked for."""
+def _check_rows(blob: bytes, count: int) -> list[bytes]:
+    """The rows, once every one is known to have all its fields: with everything but the separators deleted,
+    a good blob is the skeleton of one row, `count` times."""
+    if count * len(_SKELETON) > len(blob) or blob.translate(None, _NOT_SEPARATORS) != _SKELETON * count:
+        raise IndexDamaged("its rows are malformed")
+    return blob.split(ROW_END.encode())[:-1]
 
-    def __init__(self, blob: bytes, offsets: array[int]) -> None:
-        self.blob, self.offsets = blob, offsets
+
+def _check_places(places: array[int], count: int, files: int) -> None:
+    """Each record's place: a file the header names, offsets and lengths that can be read."""
+    width = len(PLACE_FIELDS)
+    if len(places) != count * width:
+        raise IndexDamaged("its sizes disagree")
+    if not count:
+        return
+    file, offset, length, item, line = (places[n::width] for n in range(width))
+    if min(min(file), min(offset), min(length), min(line)) < 0 or min(item) < -1:
+        raise IndexDamaged("its record places are out of range")
+    if max(file) >= files or max(length) > MAX_RECORD_BYTES:
+        raise IndexDamaged("its record places are out of range")
+
+
+class Rows:
+    """The index rows, decoded one at a time when asked for, and where each record lies."""
+
+    def __init__(self, rows: list[bytes], places: array[int]) -> None:
+        self.rows, self.places = rows, places
         self.cache: dict[int, list[str]] = {}
 
     def __len__(self) -> int:
-        return len(self.offsets) - 1
+        return len(self.rows)
 
     def __getitem__(self, index: int) -> list[str]:
         row = self.cache.get(index)
         if row is None:
-            if not 0 <= index < len(self):
-                raise IndexError(index)
-            row = self.blob[self.offsets[index] : self.offsets[index + 1]].decode("utf-8").split(FIELD_SEP)
+            # Every row has its fields (checked at load); text that is not UTF-8 cannot pass for a record's:
+            # the record read from its file is compared with it.
+            row = self.rows[index].decode("utf-8", "replace").split(FIELD_SEP)
             self.cache[index] = row
         return row
+
+    def place(self, index: int) -> tuple[int, ...]:
+        """(file, offset, length, item, line) of the record in row `index`."""
+        width = len(PLACE_FIELDS)
+        return tuple(self.places[index * width : (index + 1) * width])
 
 
 class Column(Sequence[Any]):
