@@ -4,10 +4,15 @@ This is the only module that asks whether a stream is a terminal, how wide it is
 COLUMNS, NO_COLOR and the XDG variables. Everything else is handed an Environment, so a test can
 pass one of its own (as httpie's `MockEnvironment` does). Kept free of dataclasses and other slow
 imports: `leafexplain --help` reads the width through it.
+
+The environment is input too: COLUMNS is held to what `--width` accepts, a relative XDG folder is
+ignored (as the XDG specification says), any output encoding works (symbols it lacks are written
+in ASCII), and a standard stream closed before the start is /dev/null, or no input at all.
 """
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import sys
@@ -17,7 +22,28 @@ from typing import Any, BinaryIO, Literal, TextIO
 
 ColorChoice = Literal["auto", "always", "never"]
 DEFAULT_PIPE_WIDTH = 100
+MIN_WIDTH, MAX_WIDTH = 20, 1000  # what --width accepts: COLUMNS and a terminal's width are held to it too
 _IN_MEMORY: Any = object()
+ASCII_ERRORS = "leafexplain-ascii"
+# What the output holds beyond ASCII (boxes, rules, bullets, dots, quotes), in ASCII for an encoding without it.
+_IN_ASCII = {
+    "\u00b7": "-", "\u2022": "*", "\u2026": "...", "\u2014": "--", "\u2013": "-", "\u2018": "'", "\u2019": "'",
+    "\u201c": '"', "\u201d": '"', "\u2192": "->", "\u2500": "-", "\u2501": "-", "\u2502": "|", "\u2503": "|",
+    "\u250c": "+", "\u2510": "+", "\u2514": "+", "\u2518": "+", "\u256d": "+", "\u256e": "+", "\u256f": "+",
+    "\u2570": "+", "\u251c": "+", "\u2524": "+", "\u252c": "+", "\u2534": "+", "\u253c": "+", "\u2550": "=",
+    "\u2551": "|", "\u2578": "-", "\u257a": "-", "\u2579": "|", "\u257b": "|", "\u2771": ">", "\u258c": "|",
+}  # fmt: skip
+
+
+def _in_ascii(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler for an output encoding that lacks a character: its ASCII stand-in, else `?`."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    return "".join(_IN_ASCII.get(ch, "?") for ch in text), error.end
+
+
+codecs.register_error(ASCII_ERRORS, _in_ascii)
 
 
 class Environment:
@@ -38,7 +64,7 @@ class Environment:
     def __init__(
         self,
         *,
-        stdin: BinaryIO = _IN_MEMORY,
+        stdin: BinaryIO | None = _IN_MEMORY,
         stdout: TextIO = _IN_MEMORY,
         stderr: TextIO = _IN_MEMORY,
         stdin_isatty: bool = False,
@@ -49,7 +75,8 @@ class Environment:
         is_process: bool = False,
     ) -> None:
         # A stream not given is one in memory (tests, `render.to_text`); the process's come from `from_process`.
-        self.stdin: BinaryIO = io.BytesIO() if stdin is _IN_MEMORY else stdin
+        # stdin None: closed before the start (`<&-`), nothing to read.
+        self.stdin: BinaryIO | None = io.BytesIO() if stdin is _IN_MEMORY else stdin
         self.stdout: TextIO = io.StringIO() if stdout is _IN_MEMORY else stdout
         self.stderr: TextIO = io.StringIO() if stderr is _IN_MEMORY else stderr
         self.stdin_isatty = stdin_isatty
@@ -62,24 +89,19 @@ class Environment:
 
     @classmethod
     def from_process(cls) -> Environment:
+        _closed_stays_closed()
         out_tty = _isatty(sys.stdout)
-        columns = os.environ.get("COLUMNS", "")
-        if columns.isdigit() and int(columns) > 0:
-            width = int(columns)
-        elif out_tty:
-            import shutil
-
-            width = shutil.get_terminal_size((DEFAULT_PIPE_WIDTH, 24)).columns
-        else:
-            width = DEFAULT_PIPE_WIDTH
+        width = columns_from(os.environ)
+        if width is None and out_tty:
+            width = _bounded(_terminal_width(sys.stdout.fileno()))
         return cls(
-            stdin=sys.stdin.buffer if sys.stdin is not None else io.BytesIO(),
+            stdin=sys.stdin.buffer if sys.stdin is not None else None,  # type: ignore[arg-type]
             stdout=whole_writes(sys.stdout),
             stderr=whole_writes(sys.stderr),
             stdin_isatty=_isatty(sys.stdin),
             stdout_isatty=out_tty,
             stderr_isatty=_isatty(sys.stderr),
-            width=width,
+            width=width or DEFAULT_PIPE_WIDTH,
             environ=os.environ,
             is_process=True,
         )
@@ -120,8 +142,10 @@ def home(environ: Mapping[str, str]) -> Path:
 
 
 def _xdg_dir(environ: Mapping[str, str], name: str, default: str) -> Path:
-    """An XDG base folder: the variable when set, else its default under the home folder."""
-    return Path(environ.get(name) or home(environ) / default)
+    """An XDG base folder: the variable when it is an absolute path, else its default under the home folder
+    (the XDG specification: a relative path is invalid and ignored, so nothing lands in the current folder)."""
+    value = environ.get(name) or ""
+    return Path(value) if os.path.isabs(value) else home(environ) / default
 
 
 def data_home(environ: Mapping[str, str]) -> Path:
@@ -137,13 +161,35 @@ def cache_dir(environ: Mapping[str, str]) -> Path:
     return _xdg_dir(environ, "XDG_CACHE_HOME", ".cache") / "leafexplain"
 
 
-def stream_columns(stream: object, environ: Mapping[str, str], default: int = DEFAULT_PIPE_WIDTH) -> int:
-    """COLUMNS, else the width of the terminal `stream` is, else `default`."""
-    columns = environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
-        return int(columns)
+def _bounded(width: int) -> int:
+    return min(max(width, MIN_WIDTH), MAX_WIDTH)
+
+
+def columns_from(environ: Mapping[str, str]) -> int | None:
+    """COLUMNS as `--width` takes it, held to 20-1000: ASCII digits only (`²` is a digit to Python, and
+    `int` refuses it); None when it is unset, 0 or not a number."""
+    value = environ.get("COLUMNS", "").strip()
+    if not value.isascii() or not value.isdigit() or int(value[:9]) == 0:
+        return None
+    return _bounded(int(value[:9]))  # nine digits are past the bound already: no huge number is ever made
+
+
+def _terminal_width(fd: int) -> int:
+    import shutil
+
     try:
-        return os.get_terminal_size(stream.fileno()).columns  # type: ignore[attr-defined]
+        return os.get_terminal_size(fd).columns or DEFAULT_PIPE_WIDTH
+    except (AttributeError, ValueError, OSError):
+        return shutil.get_terminal_size((DEFAULT_PIPE_WIDTH, 24)).columns
+
+
+def stream_columns(stream: object, environ: Mapping[str, str], default: int = DEFAULT_PIPE_WIDTH) -> int:
+    """COLUMNS, else the width of the terminal `stream` is, else `default`; held to 20-1000."""
+    columns = columns_from(environ)
+    if columns is not None:
+        return columns
+    try:
+        return _bounded(os.get_terminal_size(stream.fileno()).columns)  # type: ignore[attr-defined]
     except (AttributeError, ValueError, OSError):
         return default
 
@@ -165,16 +211,40 @@ def whole_writes(stream: TextIO | None) -> TextIO:
     """
     if stream is None:
         return open(os.devnull, "w", encoding="utf-8")
+    errors = stream.errors if _encodes(stream.encoding, "\u2500\u2502\u256d\u00b7\u2026\u2014\u2022") else ASCII_ERRORS
     if not isinstance(getattr(stream, "buffer", None), io.RawIOBase):
+        if errors == ASCII_ERRORS and isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors=errors)
         return stream
     try:
         raw = io.FileIO(stream.fileno(), "w", closefd=False)
         buffered = io.BufferedWriter(raw)
-        return io.TextIOWrapper(
-            buffered, encoding=stream.encoding, errors=stream.errors, line_buffering=stream.line_buffering
-        )
+        return io.TextIOWrapper(buffered, encoding=stream.encoding, errors=errors, line_buffering=stream.line_buffering)
     except (OSError, ValueError, AttributeError):
         return stream
+
+
+def _encodes(encoding: str | None, text: str) -> bool:
+    """The encoding writes every character of `text` (PYTHONIOENCODING=ascii or latin-1 does not)."""
+    try:
+        text.encode(encoding or "utf-8")
+    except (UnicodeError, LookupError):
+        return False
+    return True
+
+
+def _closed_stays_closed() -> None:
+    """A standard file descriptor closed before the start (`<&-`, `2>&-`) gets /dev/null on it, so that no file
+    or pipe opened later takes its number (a child of `run` would write its stderr into it). Python already
+    saw it closed: sys.stdin (or stdout, stderr) stays None, and leafexplain treats that stream as closed."""
+    for fd, mode in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+        except OSError:
+            opened = os.open(os.devnull, mode)
+            if opened != fd:
+                os.dup2(opened, fd)
+                os.close(opened)
 
 
 def _isatty(stream: object) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from leafexplain.cli import main
-from leafexplain.env import DEFAULT_PIPE_WIDTH, Environment
+from leafexplain.env import DEFAULT_PIPE_WIDTH, Environment, columns_from
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "corpus"
@@ -50,7 +50,7 @@ class MockEnvironment(Environment):
 
     def __init__(self, environ: dict[str, str], *, stdin: bytes = b"", tty: bool = False) -> None:
         self.out, self.err = io.BytesIO(), io.BytesIO()
-        columns = environ.get("COLUMNS", "")
+        columns = columns_from(environ)
         super().__init__(
             stdin=io.BytesIO(stdin),
             stdout=io.TextIOWrapper(self.out, encoding="utf-8", write_through=True),
@@ -58,7 +58,7 @@ class MockEnvironment(Environment):
             stdin_isatty=tty,
             stdout_isatty=tty,
             stderr_isatty=tty,
-            width=int(columns) if columns.isdigit() and int(columns) > 0 else DEFAULT_PIPE_WIDTH,
+            width=columns or DEFAULT_PIPE_WIDTH,
             environ=environ,
         )
 

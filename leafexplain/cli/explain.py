@@ -90,7 +90,12 @@ def run_explain(env: Environment, opts: Options) -> int:
 
         local = LocalPaths.from_environment(env.environ, root)
     report = session.explain(chunks, matcher, opts.limits, local=local)
-    write_explanation(report, env, opts.style)
+    error = getattr(chunks, "error", None)  # the input ended with a read error: what came before is explained
+    if report.findings or not error:
+        write_explanation(report, env, opts.style)
+    if error:
+        warn(env, error)
+        return ExitStatus.USAGE_ERROR
     return report.exit_status
 
 

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Optional, TypeVar
 import typer
 
 from leafexplain.cli.explain import Options
+from leafexplain.env import MAX_WIDTH, MIN_WIDTH
 from leafexplain.render import FORMAT_CHOICES
 
 FormatName = Enum("FormatName", {name: name for name in FORMAT_CHOICES}, type=str)  # type: ignore[misc]
@@ -59,7 +60,9 @@ SHARED: dict[str, tuple[Any, Any]] = {
         ColorName.auto,
     ),
     "width": (
-        Annotated[Optional[int], typer.Option("--width", min=20, max=1000, help="Output width in columns.")],
+        Annotated[
+            Optional[int], typer.Option("--width", min=MIN_WIDTH, max=MAX_WIDTH, help="Output width in columns.")
+        ],
         None,
     ),
     "threshold": (

@@ -27,7 +27,9 @@ from leafexplain.models import Collected, ErrorEvent, Limits
 CHUNK_BYTES = 64 * 1024
 QUEUED_CHUNKS = 16  # at most this many chunks wait for the scanner: a slow scan slows the child, not our memory
 CHECKPOINTS_KEPT = 256  # line-number checkpoints are trimmed in batches, not one by one
-IDLE_AFTER_EXIT_SECONDS = 2.0  # a background process of the child may hold our pipes open for ever
+# Once the child has exited, what is still in its pipes is read for at most this long: a background
+# process it left behind may hold them open, and write, for ever (it is not ours to wait for).
+DRAIN_AFTER_EXIT_SECONDS = 1.0
 EXIT_NOT_FOUND = 127  # as a shell reports a missing command
 EXIT_CANNOT_RUN = 126  # found but not executable
 SIGNAL_EXIT_BASE = 128  # a child killed by signal N exits 128+N, as in a shell
@@ -137,11 +139,14 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _pump(pipe: IO[bytes], our_fd: int, stream: int, chunks: queue.Queue[tuple[int, bytes | None]]) -> None:
-    """Copy one of the child's pipes to our own fd as it arrives, and queue each chunk for scanning."""
+def _pump(
+    pipe: IO[bytes], our_fd: int, stream: int, chunks: queue.Queue[tuple[int, bytes | None]], done: threading.Event
+) -> None:
+    """Copy one of the child's pipes to our own fd as it arrives, and queue each chunk for scanning; once `done`
+    (the run is over, a grandchild still writing), nothing more is passed on."""
     fd = pipe.fileno()
     try:
-        while chunk := os.read(fd, CHUNK_BYTES):
+        while (chunk := os.read(fd, CHUNK_BYTES)) and not done.is_set():
             try:
                 _write_all(our_fd, chunk)
             except OSError:
@@ -152,9 +157,10 @@ def _pump(pipe: IO[bytes], our_fd: int, stream: int, chunks: queue.Queue[tuple[i
     except OSError:
         pass
     finally:
-        with contextlib.suppress(OSError):
-            pipe.close()
-        chunks.put((stream, None))
+        if not done.is_set():
+            with contextlib.suppress(OSError):
+                pipe.close()
+            chunks.put((stream, None))
 
 
 @contextlib.contextmanager
@@ -208,27 +214,31 @@ def run_and_scan(
     chunks: queue.Queue[tuple[int, bytes | None]] = queue.Queue(maxsize=QUEUED_CHUNKS)
     collector = EventCollector(limits)
     child: list[subprocess.Popen[bytes]] = []
+    done = threading.Event()
     with _signals_reach_the_child(child):
         proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env)
         child.append(proc)
         for pipe, our_fd, stream in ((proc.stdout, stdout_fd, STDOUT), (proc.stderr, stderr_fd, STDERR)):
-            threading.Thread(target=_pump, args=(pipe, our_fd, stream, chunks), daemon=True).start()
+            threading.Thread(target=_pump, args=(pipe, our_fd, stream, chunks, done), daemon=True).start()
         open_streams = 2
-        exited_at: float | None = None
+        deadline: float | None = None  # once the child has exited: the end of the drain
         while open_streams:
-            try:
-                stream, chunk = chunks.get(timeout=0.2)
+            # Asked at every turn, not only when the pipes fall silent: a grandchild writing without pause
+            # must not hide that the child has exited.
+            if deadline is None and proc.poll() is not None:
+                deadline = time.monotonic() + DRAIN_AFTER_EXIT_SECONDS
+            late = deadline is not None and time.monotonic() > deadline
+            try:  # once late, only what is already queued is read
+                stream, chunk = chunks.get_nowait() if late else chunks.get(timeout=0.1)
             except queue.Empty:
-                if exited_at is None and proc.poll() is not None:
-                    exited_at = time.monotonic()
-                if exited_at is not None and time.monotonic() - exited_at > IDLE_AFTER_EXIT_SECONDS:
-                    break  # the child is gone; whoever still holds its pipes is not ours to wait for
+                if late:
+                    break
                 continue
             if chunk is None:
                 open_streams -= 1
                 collector.end(stream)
             else:
-                exited_at = None if exited_at is None else time.monotonic()
                 collector.feed(stream, chunk)
+        done.set()
         returncode = proc.wait()
     return RunOutcome(exit_code(returncode), Collected(tuple(collector.close()), collector.dropped))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import BinaryIO
 
 from leafexplain.env import Environment
@@ -17,10 +17,31 @@ class NoInput(Exception):
     """Nothing piped, no text, no file: a usage error for the command line to report."""
 
 
+class Chunks:
+    """The input in pieces, read once. A read that fails part way (EIO from `/proc/self/mem`, a terminal
+    hung up) ends the input there: what was read is still explained, and `error` says what went wrong."""
+
+    def __init__(self, stream: BinaryIO, name: str) -> None:
+        self.stream, self.name = stream, name
+        self.error: str | None = None
+
+    def __iter__(self) -> Iterator[bytes]:
+        try:
+            yield from read_chunks(self.stream)
+        except OSError as exc:
+            self.error = f"cannot read {self.name}: {exc.strerror or exc}"
+
+
+def _stdin(env: Environment) -> BinaryIO:
+    if env.stdin is None:
+        raise InputError("cannot read stdin: it is closed (no input)")
+    return env.stdin
+
+
 def open_input(path: str, env: Environment) -> BinaryIO:
     """A file to read the input from (`-` is stdin), or a clear InputError."""
     if path == "-":
-        return env.stdin
+        return _stdin(env)
     try:
         return open(path, "rb")
     except FileNotFoundError:
@@ -34,12 +55,13 @@ def open_input(path: str, env: Environment) -> BinaryIO:
 def input_chunks(text: Sequence[str], file: str | None, env: Environment) -> Iterable[bytes]:
     """The input in pieces, read once: arguments, a file, or stdin when it is not a terminal.
 
-    Raises InputError for a file that cannot be opened and NoInput when there is nothing to read.
+    Raises InputError for a file that cannot be opened (or a stdin closed before the start) and NoInput when
+    there is nothing to read.
     """
     if text:
         return [" ".join(text).encode("utf-8", "surrogateescape")]
     if file:
-        return read_chunks(open_input(file, env))
+        return Chunks(open_input(file, env), "stdin" if file == "-" else file)
     if not env.stdin_isatty:
-        return read_chunks(env.stdin)
+        return Chunks(_stdin(env), "stdin")
     raise NoInput("no input: pipe a failing run into leafexplain, pass the text, or use --file")

@@ -12,6 +12,8 @@ can reach any more is dropped. Each byte is looked at a fixed number of times: t
 
 from __future__ import annotations
 
+import codecs
+import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -264,9 +266,42 @@ def windows(
     chunks: Iterable[bytes], whole_input_bytes: int = WHOLE_INPUT_BYTES, max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[Window]:
     scanner = WindowScanner(whole_input_bytes, max_line_bytes)
-    for chunk in chunks:
+    for chunk in as_utf8(chunks):
         yield from scanner.feed(chunk)
     yield from scanner.close()
+
+
+# Byte-order marks, longest first (UTF-32LE's starts with UTF-16LE's).
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+)
+
+
+def as_utf8(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The input as UTF-8 bytes: text that starts with a byte-order mark (PowerShell's `>` writes UTF-16LE with
+    one) is decoded as the mark says, piece by piece; anything else passes through untouched."""
+    pieces = iter(chunks)
+    head = b""
+    for piece in pieces:
+        head += piece
+        if len(head) >= 4:
+            break
+    encoding = next((name for bom, name in _BOMS if head.startswith(bom)), None)
+    if encoding is None:
+        if head:
+            yield head
+        yield from pieces
+        return
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    for piece in itertools.chain([head], pieces):
+        if text := decoder.decode(piece):
+            yield text.encode("utf-8")
+    if tail := decoder.decode(b"", final=True):
+        yield tail.encode("utf-8")
 
 
 def read_chunks(stream: BinaryIO, size: int = CHUNK_BYTES) -> Iterator[bytes]:

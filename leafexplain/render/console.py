@@ -29,5 +29,10 @@ def make_console(env: Environment, color: ColorChoice, width: int | None) -> Any
         legacy_windows=False,
         force_jupyter=False,
         force_interactive=False,
-        _environ=dict(env.environ),  # rich reads TERM, COLUMNS and more: the Environment's, not the process's
+        # rich reads TERM, NO_COLOR and more: the Environment's, not the process's. The sizes it would read
+        # (and `int()` without a check: LINES=² ends rich) are ours to give: the width is, the rest left out.
+        _environ={k: v for k, v in env.environ.items() if k not in _SIZES},
     )
+
+
+_SIZES = frozenset({"COLUMNS", "LINES", "JUPYTER_COLUMNS", "JUPYTER_LINES"})
