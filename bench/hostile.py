@@ -4,8 +4,11 @@
 Usage: python bench/hostile.py [--keep]
 
 The test suite runs the same shapes smaller (tests/test_hostile_input.py); this runs the issue's
-sizes: a 1 GB log, a 50 MB single line, a 1 GB line with no newline at all, and logs where every
-line is an error, at two sizes to show that time grows linearly. Data goes to bench/data/hostile/.
+sizes: a 1 GB log, a 50 MB single line, a 1 GB line with no newline at all, logs where every
+line is an error, at two sizes to show that time grows linearly, and 20 MB of one error line
+repeated (read by `explain` and by `run`). Data goes to bench/data/hostile/.
+
+    python bench/hostile.py --only repeated     # the cases whose name starts with this
 """
 
 from __future__ import annotations
@@ -61,6 +64,10 @@ def make(name: str) -> Path:
     elif name == "line-1gb-no-newline.bin":
         with path.open("wb") as out:
             out.truncate(1 << 30)  # sparse: a gigabyte of NUL bytes without a newline
+    elif name.startswith("repeated-"):
+        mb = int(name.split("-")[1].removesuffix("mb.txt"))
+        error = b"RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n"
+        write(path, [(error, (mb << 20) // len(error))])
     elif name.startswith("dense-"):
         mb = int(name.split("-")[1].removesuffix("mb.txt"))
         lines = (mb << 20) // 37  # each line below is 37 bytes
@@ -71,10 +78,12 @@ def make(name: str) -> Path:
     return path
 
 
-def measure(path: Path, env: dict[str, str]) -> tuple[int, int, float, int]:
-    done = subprocess.run(
-        [sys.executable, "-c", MEASURE, str(path), LEAFEXPLAIN, "--format", "json"], capture_output=True, env=env
+def measure(path: Path, env: dict[str, str], run: bool = False) -> tuple[int, int, float, int]:
+    """`leafexplain` reading the file on stdin, or (`run`) `leafexplain run -- cat FILE`."""
+    command = (
+        [LEAFEXPLAIN, "run", "--format", "json", "--", "cat", str(path)] if run else [LEAFEXPLAIN, "--format", "json"]
     )
+    done = subprocess.run([sys.executable, "-c", MEASURE, str(path), *command], capture_output=True, env=env)
     code, peak, took, warnings = done.stdout.split()
     return int(code), int(peak), float(took), int(warnings)
 
@@ -114,6 +123,7 @@ def patterns() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", action="store_true", help="keep the generated data")
+    parser.add_argument("--only", default="", help="only the cases whose name starts with this")
     args = parser.parse_args()
     DATA.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "XDG_CACHE_HOME": str(DATA / "cache"), "XDG_DATA_HOME": str(DATA / "home")}
@@ -124,19 +134,23 @@ def main() -> None:
         "line-1gb-no-newline.bin",
         "dense-4mb.txt",
         "dense-8mb.txt",
+        "repeated-20mb.txt",
+        "repeated-20mb.txt run",
     ]
     print(f"{'input':<26} {'size':>8} {'exit':>4} {'time':>8} {'MB/s':>7} {'peak RSS':>9} {'warnings':>8}")
-    for name in cases:
+    for case in (c for c in cases if c.startswith(args.only)):
+        name, run = case.removesuffix(" run"), case.endswith(" run")
         path = make(name)
         size = path.stat().st_size
         measure(path, env)  # the first run builds the record index
-        code, peak, took, warnings = measure(path, env)
+        code, peak, took, warnings = measure(path, env, run)
         print(
-            f"{name:<26} {size / 2**20:>6.0f}MB {code:>4} {took:>7.2f}s {size / 2**20 / took:>7.1f}"
+            f"{case:<26} {size / 2**20:>6.0f}MB {code:>4} {took:>7.2f}s {size / 2**20 / took:>7.1f}"
             f" {peak / 1024:>7.0f}MB {warnings:>8}"
         )
     print(f"(Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; peak RSS of the leafexplain process)")
-    patterns()
+    if not args.only:
+        patterns()
     if not args.keep:
         shutil.rmtree(DATA)
 

@@ -27,6 +27,7 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u202a
 _MARKED = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _BIDI = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 MARK = "\ufffd"
+_PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
 # What `printable` shows escaped: every control character, C1 and bidi control, lone surrogate.
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
@@ -70,9 +71,14 @@ def normalize(text: str) -> str:
 
     Whole-text substitutions run at C speed; only lines that still hold a `\r` are walked.
     """
-    text = _SEQUENCES.sub("", text.replace("\r\n", "\n"))
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
+    if "\x1b" in text or "\x9b" in text:  # a search for a character is much cheaper than the regex's own scan
+        text = _SEQUENCES.sub("", text)
     if "\r" in text:
         text = "\n".join(_on_screen(line) if "\r" in line else line for line in text.split("\n"))
+    if text.isascii():  # known at once: no bidi control, C1 or surrogate; a C0 control found by a C-speed pass
+        return _MARKED.sub(MARK, text) if text.encode("ascii").translate(None, _PLAIN_ASCII) else text
     return _MARKED.sub(MARK, _BIDI.sub("", text))
 
 

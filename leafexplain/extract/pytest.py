@@ -30,13 +30,14 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
     test: str | None = None
     frames: list[Frame] = []
-    i = 0
-    while i < len(lines):
+    i, count = 0, len(lines)
+    while i < count:
         line = lines[i]
         if claimed[i]:
             i += 1
             continue
-        section = SECTION.match(line) if line.startswith("___") else None
+        first = line[:1]  # one look at the first character spares most lines every pattern below
+        section = SECTION.match(line) if first == "_" and line.startswith("___") else None
         if section:
             test, frames = section.group("name"), []
             i += 1
@@ -46,7 +47,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             frames.append(Frame(file=fm.group("file"), line=int(fm.group("line")), function=fm.group("function")))
             i += 1
             continue
-        if E_LINE.match(line):
+        if first == "E" and E_LINE.match(line):
             start = i
             block: list[str] = []
             indent = len(line) - len(line[1:].lstrip()) if len(line) > 1 else 1
@@ -82,7 +83,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                 )
             )
             continue
-        summary = SUMMARY.match(line) if line.startswith(("FAILED", "ERROR")) else None
+        summary = SUMMARY.match(line) if first in ("F", "E") and line.startswith(("FAILED", "ERROR")) else None
         if summary and summary.group("rest"):
             error_type, message = _split(summary.group("rest").strip())
             claimed[i] = True

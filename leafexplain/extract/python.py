@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from leafexplain.extract.common import (
     BARE_EXCEPTION,
@@ -204,16 +205,38 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
     return events
 
 
+def _indented_only(strip: LineStripper) -> LineStripper:
+    """Only indented lines carry on a bare message: the next log line (not indented) ends it at once, rather than
+    after a look 200 lines ahead for every bare line of a log made of them."""
+
+    def indented(line: str) -> str | None:
+        text = strip(line)
+        return text if text is None or not text.strip() or text[:1].isspace() else None
+
+    return indented
+
+
 def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list[ErrorEvent]:
     """`RuntimeError: ...` lines with no traceback around them (pasted from a chat, logged)."""
     events: list[ErrorEvent] = []
-    i = 0
-    while i < len(lines):
+    # A line seen before, that carried on over no other line, is the same event again: counted, not parsed
+    # (a log of one error repeated a million times is read at the speed of a dictionary lookup per line).
+    seen: dict[str, int] = {}
+    repeats: dict[int, int] = {}
+    i, count = 0, len(lines)
+    while i < count:
         if claimed[i]:
             i += 1
             continue
         line = lines[i]
         if ": " not in line:
+            i += 1
+            continue
+        known = seen.get(line)
+        # The next line does not carry the message on (not blank, not indented): this line is the event again.
+        if known is not None and (i + 1 == count or (lines[i + 1] and not lines[i + 1][:1].isspace())):
+            claimed[i] = True
+            repeats[known] = repeats.get(known, 1) + 1
             i += 1
             continue
         m = BARE_PREFIX.match(line)
@@ -223,12 +246,14 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
             i += 1
             continue
         strip = prefix_stripper(prefix) if prefix.strip() else (lambda s: s)
-        more, end = _continuation(lines, i + 1, strip)
-        # Only indented lines carry on a bare message: the next log line is not part of it.
+        more, end = _continuation(lines, i + 1, _indented_only(strip))
+        # Only indented lines carry on a bare message: a blank line ends it too.
         more = more[: next((n for n, text in enumerate(more) if not text[:1].isspace()), len(more))]
         end = i + 1 + len(more)
         for k in range(i, end):
             claimed[k] = True
+        if not more:
+            seen[line] = len(events)
         events.append(_event(bare.group("type"), [bare.group("message"), *more], [], offset + i, None, "python-bare"))
         i = end
-    return events
+    return [replace(event, count=repeats[n]) if n in repeats else event for n, event in enumerate(events)]

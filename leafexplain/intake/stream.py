@@ -198,13 +198,20 @@ class WindowScanner:
     def _scan(self, *, final: bool) -> list[Window]:
         out: list[Window] = []
         limit = self.buf.rfind(b"\n") + 1  # only whole lines are scanned
+        # A hit from here on has fewer than LINES_AFTER lines after it yet (and, nearer the end than
+        # WINDOW_AFTER_BYTES, no byte bound to stop at): its window waits for more input.
+        ready = limit if final else _back_lines(self.buf, limit, LINES_AFTER, 0)
         while True:
             hit = self.finder.next_hit(self.buf, self.scanned, limit)
             if hit < 0:
                 self.scanned = max(self.scanned, limit - 16)  # a keyword may straddle a feed
                 break
+            if not final and hit >= ready and limit - hit <= WINDOW_AFTER_BYTES:
+                break  # wait for more lines after this hit
+            if self.window and hit < self.window[1] and self._jump(hit, min(self.window[1], ready), final):
+                continue
             floor = self.window[0] if self.window else 0
-            start, end = self._reach(hit, final)
+            start, end = self._reach(hit, final, need_start=not (self.window and hit < self.window[1]))
             if end is None:
                 break  # wait for more lines after this hit
             if self.window and start <= self.window[1] and end - floor <= MAX_WINDOW_BYTES:
@@ -222,16 +229,33 @@ class WindowScanner:
         self._discard()
         return out
 
+    def _jump(self, hit: int, stop: int, final: bool) -> bool:
+        """Dense hits: every hit before the open window's end only carries the window on, to what the last of
+        them reaches. That last one is found at C speed and the window taken on from it in one step, rather than
+        from each hit in turn: a log where every line is an error costs a step per LINES_AFTER lines, not per
+        line. `stop`: no later than where hits have their lines after them. False (nothing done) where the
+        window would grow past its bound."""
+        last = max(self.buf.rfind(keyword, hit, stop) for keyword in KEYWORDS)
+        if last <= hit:
+            return False
+        _, end = self._reach(last, final, need_start=False)
+        if self.window is None or end is None or end - self.window[0] > MAX_WINDOW_BYTES:
+            return False
+        self.window = (self.window[0], max(self.window[1], end))
+        self.scanned = _forward_lines(self.buf, last, 0) or len(self.buf)
+        return True
+
     def _reach_floor(self) -> int:
         """How far back a window around any hit not yet scanned can start (see `_reach`)."""
         scanned_line = self.buf.rfind(b"\n", 0, self.scanned) + 1
         return max(_back_lines(self.buf, self.scanned, LINES_BEFORE, 0), scanned_line - WINDOW_BEFORE_BYTES)
 
-    def _reach(self, hit: int, final: bool) -> tuple[int, int | None]:
-        """The window around a hit: whole lines, bounded in count and in bytes; end None: not read yet."""
+    def _reach(self, hit: int, final: bool, need_start: bool = True) -> tuple[int, int | None]:
+        """The window around a hit: whole lines, bounded in count and in bytes; end None: not read yet. Without
+        `need_start` (a hit inside the open window, which it only carries on), the start is the hit's line."""
         buf = self.buf
         hit_line = buf.rfind(b"\n", 0, hit) + 1
-        start = _back_lines(buf, hit, LINES_BEFORE, 0)
+        start = _back_lines(buf, hit, LINES_BEFORE, 0) if need_start else hit_line
         if hit_line - start > WINDOW_BEFORE_BYTES:
             start = buf.find(b"\n", hit_line - WINDOW_BEFORE_BYTES, hit_line) + 1 or hit_line
         end = _forward_lines(buf, hit, LINES_AFTER)
