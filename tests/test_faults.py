@@ -348,13 +348,13 @@ def test_an_enormous_file_where_the_index_goes_is_not_read(tmp_path: Path, monke
     path, _, env = built(tmp_path)
     with path.open("wb") as handle:
         handle.truncate(2 << 30)
-    read = Path.read_bytes
+    read = index.read_regular
 
-    def read_small(self: Path) -> bytes:
-        assert self.stat().st_size < 1 << 30, f"read {self} whole"
-        return read(self)
+    def read_small(file: Path, max_bytes: int, **kwargs: bool) -> bytes:
+        assert max_bytes < 1 << 30, f"would read {file} whole"
+        return read(file, max_bytes, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", read_small)
+    monkeypatch.setattr(index, "read_regular", read_small)
     check_rebuilt(path, env, expect_warning=True)
 
 

@@ -47,6 +47,8 @@ class Home:
         (self.home / ".ssh" / "id_rsa").write_text(f"-----BEGIN OPENSSH PRIVATE KEY-----\n{SECRET}\n{SECRET}\n")
         (self.project / ".env").write_text(f"TOKEN=abc\n{SECRET}\n{SECRET}\n")
         (self.project / "notes.txt").write_text(f"a\n{SECRET}\n")
+        (self.project / ".secrets").mkdir()
+        (self.project / ".secrets" / "keys.py").write_text(f"import os\n# {SECRET}\nKEY = 'x'\n")
         (self.project / "train.py").write_text(f"import torch\n# {SECRET}\nstep_and_backprop(model)\n# {SECRET}\n")
         (self.outside / "main.rs").write_text(f"fn main() {{\n    // {SECRET}\n    x.require_grad();\n}}\n")
         (self.outside / "tool.py").write_text(f"# {SECRET}\nloss.backward()\n")
@@ -82,6 +84,7 @@ def hostile_pastes(user: Home) -> dict[str, str]:
         "Rust backtrace at /etc/shadow": rust_paste("src/lib.rs:1:1", "/etc/shadow:3:5"),
         "Rust, a .rs file outside": rust_paste(f"{user.outside / 'main.rs'}:2:5"),
         "a text file in the project": rust_paste("../notes.txt:2:1"),
+        "Python in a hidden folder of the project": python_paste("../.secrets/keys.py", 2, f"# {SECRET}"),
         "NUL in the path": python_paste("../tra\x00in.py", 3, "step_and_backprop(model)"),
         "control character in the path": python_paste("../tra\x01in.py", 3, "step_and_backprop(model)"),
     }
@@ -169,8 +172,39 @@ def test_control_characters_in_the_input_are_marked_never_dropped() -> None:
     assert normalize("/etc/sha\x00dow") == "/etc/sha\ufffddow"
     assert normalize("a\x01b\x7fc\x85d") == "a\ufffdb\ufffdc\ufffdd"
     assert normalize("\x1b[31mred\x1b[0m \u202egra\u202cd") == "red grad", "sequences and bidi still go"
+
+
+def test_a_path_with_a_control_character_is_refused_even_when_that_file_exists(tmp_path: Path) -> None:
+    (tmp_path / "tra\x01in.py").write_text("import os\nstep_and_backprop(model)\n")
+    paths = LocalPaths(roots=(tmp_path,), cargo_home=tmp_path, rustup_home=tmp_path, stdlib=None, python_version="")
+    for name in ("tra\x01in.py", str(tmp_path / "tra\x01in.py")):
+        frame = Frame(name, 2, code="step_and_backprop(model)")
+        assert user_snippet(ErrorEvent("python", "E", "m", frames=(frame,), user_frame=frame), paths) is None
+
+
+def test_a_record_path_that_climbs_out_of_the_library_is_not_followed(tmp_path: Path) -> None:
+    """A record is data from elsewhere: `Lib/../../x.py` is not a file of the standard library."""
+    stdlib = tmp_path / "lib" / "python3.11"
+    (stdlib / "json").mkdir(parents=True)
+    outside = tmp_path / "secret.py"
+    outside.write_text(f'# {SECRET}\nraise ValueError("widget count does not match the gadgets")\n# {SECRET}\n')
     paths = LocalPaths(
-        roots=(Path("/"),), cargo_home=Path("/c"), rustup_home=Path("/r"), stdlib=None, python_version=""
+        roots=(tmp_path / "project",),
+        cargo_home=tmp_path / "cargo",
+        rustup_home=tmp_path / "rustup",
+        stdlib=stdlib,
+        python_version="Python 3.11",
+        system_rust_src=(),
+        rustc_on_path=False,
     )
-    frame = Frame("/etc/hostname\x00", 1, code="x")
-    assert user_snippet(ErrorEvent("python", "E", "m", frames=(frame,), user_frame=frame), paths) is None
+    climbing = Record(
+        id="c",
+        repo="python/cpython",
+        slug="c",
+        errorMessage="widget count does not match the gadgets",
+        messagePattern="widget count does not match the gadgets",
+        filePath="Lib/../../../secret.py",
+        lineNumber=2,
+    )
+    event = ErrorEvent("python", "ValueError", "widget count does not match the gadgets")
+    assert library_source(climbing, event, paths) is None

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check that the robustness tests guard what they claim: remove each protection, watch its test fail.
 
-Usage: python tools/check_protections.py [M13 M18 ...]   (about 10 minutes for all)
+Usage: python tools/check_protections.py [M13 M18 ...]   (about 25 minutes for all)
 
 Works on a copy of the working tree in a temporary folder, never on the tree itself: the copy is
 put first on PYTHONPATH, and `leafexplain` is run as `python -m leafexplain` from it (PATH holds
@@ -71,8 +71,8 @@ MUTATIONS = [
     (
         "M07 URL_RE strict",
         "leafexplain/text.py",
-        r"""URL_RE = re.compile(r"^https://[A-Za-z0-9.-]+(?::\d{1,5})?/[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*$")""",
-        r"""URL_RE = re.compile(r"^https://[A-Za-z0-9.-]+(?::\d+)?/[^\s@]*$")""",
+        r"""URL_RE = re.compile(r"https://[A-Za-z0-9.-]+(?::\d{1,5})?/[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*\Z")""",
+        r"""URL_RE = re.compile(r"https://[A-Za-z0-9.-]+(?::\d+)?/[^\s@]*\Z")""",
         [T + "test_hostile_records.py::test_a_link_that_is_not_plain_https_is_refused_and_never_rendered"],
     ),
     (
@@ -182,8 +182,8 @@ MUTATIONS = [
     (
         "M21 huge index not read",
         "leafexplain/records/index.py",
-        "        if size > 8 * sum(f[1] for f in files) + (1 << 20):\n",
-        "        if False:\n",
+        "    largest = 8 * sum(f[1] for f in files) + (1 << 20)\n",
+        "    largest = 1 << 62\n",
         [T + "test_faults.py::test_an_enormous_file_where_the_index_goes_is_not_read"],
     ),
     (
@@ -252,8 +252,8 @@ MUTATIONS = [
     (
         "M31 repo not dots",
         "leafexplain/records/schema.py",
-        r'REPO_RE = re.compile(r"^(?!\.+/)[A-Za-z0-9_.-]+/(?!\.+$)[A-Za-z0-9_.-]+$")',
-        r'REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")',
+        r'REPO_RE = re.compile(r"(?!\.+/)[A-Za-z0-9_.][A-Za-z0-9_.-]*/(?!\.+\Z)[A-Za-z0-9_.][A-Za-z0-9_.-]*\Z")',
+        r'REPO_RE = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.-]*/[A-Za-z0-9_.][A-Za-z0-9_.-]*\Z")',
         [T + "test_hostile_records.py::test_malformed_records_are_clear_problems_and_the_rest_loads"],
     ),
     (
@@ -287,7 +287,7 @@ MUTATIONS = [
     (
         "M36 changed record re-read",
         "leafexplain/records/index.py",
-        "        catalog.fetch = _fetch_or_rebuild(catalog, fresh)\n",
+        "        catalog.fetch = _fetch_or_rebuild(catalog, fresh, path, warn)\n",
         "        pass\n",
         [T + "test_faults.py::test_a_record_file_changed_after_the_index_check_is_read_afresh"],
     ),
@@ -339,6 +339,301 @@ MUTATIONS = [
         '    if stream is None:\n        return open(os.devnull, "w", encoding="utf-8")\n',
         "",
         [T + "test_faults.py::test_stdout_closed_before_the_start_is_a_quiet_end"],
+    ),
+]
+# Round 2 (issue 14): pasted text never reads your files, records never forge lines, special files never hang,
+# the environment is bounded. The test ids name one case where a mutation would otherwise hang or flood first.
+Y, S, W, E = (
+    T + "test_your_code_only.py::",
+    T + "test_special_files.py::",
+    T + "test_writes.py::",
+    T + "test_environment.py::",
+)
+MUTATIONS += [
+    (
+        "M44 your code only under your folders",
+        "leafexplain/locate/files.py",
+        '        if inside(real, base) and not any(part.startswith(".") for part in Path(os.path.relpath(real, base)).parts):\n',
+        "        if True:\n",
+        [Y + "test_a_pasted_frame_never_shows_a_file_outside_your_code"],
+    ),
+    (
+        "M45 your code is source code",
+        "leafexplain/locate/files.py",
+        "    if not plain_path(frame.file) or Path(frame.file).suffix.lower() not in SOURCE_SUFFIXES.get(language, ()):\n",
+        "    if not plain_path(frame.file):\n",
+        [Y + "test_a_pasted_frame_never_shows_a_file_outside_your_code"],
+    ),
+    (
+        "M46 no hidden folder in your code",
+        "leafexplain/locate/files.py",
+        ' and not any(part.startswith(".") for part in Path(os.path.relpath(real, base)).parts):\n',
+        ":\n",
+        [Y + "test_a_pasted_frame_never_shows_a_file_outside_your_code"],
+    ),
+    (
+        "M47 a Python line that differs shows no lines",
+        "leafexplain/locate/files.py",
+        "            return Snippet(str(shown), frame.line, frame.line, (), language_of(shown.name), note)\n",
+        "            line = frame.line\n",
+        [Y + "test_a_python_line_that_differs_gives_its_path_and_a_note_without_content"],
+    ),
+    (
+        "M48 a Python frame without its code shows nothing",
+        "leafexplain/locate/files.py",
+        ' or (event.language == "python" and not code):\n',
+        ":\n",
+        [T + "test_localsource.py::test_user_snippet_skips_what_is_not_a_readable_file"],
+    ),
+    (
+        "M49 a path with a control character is refused",
+        "leafexplain/locate/files.py",
+        " and not _NOT_A_PATH.search(file)\n",
+        "\n",
+        [Y + "test_a_path_with_a_control_character_is_refused_even_when_that_file_exists"],
+    ),
+    (
+        "M50 input controls marked, not dropped",
+        "leafexplain/text.py",
+        ("        return _MARKED.sub(MARK, text) if", "    return _MARKED.sub(MARK, _BIDI"),
+        ('        return _MARKED.sub("", text) if', '    return _MARKED.sub("", _BIDI'),
+        [Y + "test_a_pasted_frame_never_shows_a_file_outside_your_code"],
+    ),
+    (
+        "M51 library source only from library locations",
+        "leafexplain/locate/library.py",
+        "    if _LIBRARY_FOLDER.search(norm_path(real)) or any(inside(real, home) for home in homes):\n",
+        "    if True:\n",
+        [Y + "test_a_frame_ending_like_a_library_file_outside_library_locations_is_not_read"],
+    ),
+    (
+        "M52 a record's path never climbs out",
+        "leafexplain/locate/library.py",
+        '    if not rel or ".." in rel.split("/"):\n',
+        "    if not rel:\n",
+        [Y + "test_a_record_path_that_climbs_out_of_the_library_is_not_followed"],
+    ),
+    (
+        "M53 identifying fields are tokens",
+        "leafexplain/records/schema.py",
+        (
+            "        if isinstance(values.get(name), str) and values[name] and not TOKEN_RE.match(values[name]):\n",
+            '    elif not all(TOKEN_RE.match(tag) for tag in values.get("tags", ())):\n',
+        ),
+        ("        if False:\n", "    elif False:\n"),
+        [T + "test_identifying_fields.py::test_identifying_fields_with_whitespace_or_shell_syntax_are_refused"],
+    ),
+    (
+        "M54 links end at the true end",
+        "leafexplain/text.py",
+        r"[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*\Z",
+        r"[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*$",
+        [T + "test_identifying_fields.py::test_a_link_ending_in_a_newline_is_refused_and_never_a_hyperlink"],
+    ),
+    (
+        "M55 repos end at the true end",
+        "leafexplain/records/schema.py",
+        r"[A-Za-z0-9_.][A-Za-z0-9_.-]*\Z",
+        r"[A-Za-z0-9_.][A-Za-z0-9_.-]*$",
+        [T + "test_identifying_fields.py::test_a_repo_is_owner_slash_name_to_the_true_end"],
+    ),
+    (
+        "M56 completion lists hold only tokens",
+        "leafexplain/records/completion_lists.py",
+        "    return {value for value in values if shape.match(value)}\n",
+        "    return values\n",
+        [T + "test_identifying_fields.py::test_completion_lists_hold_only_tokens_whatever_the_catalog_holds"],
+    ),
+    (
+        "M57 a command to copy is quoted",
+        "leafexplain/render/summary.py",
+        "show {shlex.quote(record.id)}",
+        "show {record.id}",
+        [T + "test_identifying_fields.py::test_a_command_to_copy_is_quoted_for_the_shell"],
+    ),
+    (
+        "M58 the index read once open, never followed",
+        "leafexplain/records/index.py",
+        "        data = read_regular(path, largest, follow=False)\n",
+        "        data = path.read_bytes()\n",
+        [
+            S + "test_whatever_stands_where_the_index_goes_is_never_read_as_one[fifo]",
+            S + "test_whatever_stands_where_the_index_goes_is_never_read_as_one[symlink to a file]",
+        ],
+    ),
+    (
+        "M59 index rows checked at load",
+        "leafexplain/records/index_file.py",
+        "    if count * len(_SKELETON) > len(blob) or blob.translate(None, _NOT_SEPARATORS) != _SKELETON * count:\n",
+        "    if False:\n",
+        [S + "test_an_index_with_a_valid_checksum_but_malformed_rows_is_rebuilt"],
+    ),
+    (
+        "M60 index places checked at load",
+        "leafexplain/records/index_file.py",
+        '    _check_places(places, count, len(meta["files"]))\n',
+        "",
+        [S + "test_an_index_with_a_valid_checksum_but_malformed_rows_is_rebuilt"],
+    ),
+    (
+        "M61 a row that lies is read afresh",
+        "leafexplain/records/index.py",
+        "            if index >= len(rebuilt[0]):\n                raise\n",
+        "            raise\n",
+        [S + "test_an_index_with_a_valid_checksum_but_malformed_rows_is_rebuilt"],
+    ),
+    (
+        "M62 record files checked once open",
+        "leafexplain/records/files.py",
+        (
+            "        with open_regular(path, buffering=SKIP_PIECE_BYTES) as handle:",
+            "        with open_regular(path) as handle:\n",
+        ),
+        (
+            '        with open(path, "rb", buffering=SKIP_PIECE_BYTES) as handle:',
+            '        with open(path, "rb") as handle:\n',
+        ),
+        [S + "test_import_from_a_folder_with_fifos_devices_and_loops"],
+    ),
+    (
+        "M63 unreadable folders reported",
+        "leafexplain/records/files.py",
+        "os.walk(root, onerror=unreadable)",
+        "os.walk(root)",
+        [S + "test_an_unreadable_folder_is_a_problem_and_skipped"],
+    ),
+    (
+        "M64 a symlink loop never ends a run",
+        "leafexplain/records/index.py",
+        'f"{realpath(p)}|{int(r)}"',
+        'f"{p.resolve()}|{int(r)}"',
+        [S + "test_a_symlink_loop_for_the_records_folder_is_one_warning_and_demo_still_runs"],
+    ),
+    (
+        "M65 imports take turns",
+        "leafexplain/authoring/importing.py",
+        "        fcntl.flock(fd, fcntl.LOCK_EX)\n",
+        "        pass\n",
+        [W + "test_concurrent_imports_never_write_an_id_twice"],
+    ),
+    (
+        "M66 verify stays inside --source",
+        "leafexplain/authoring/verify.py",
+        "        return None if rel is None or not inside(self.root / rel, self.root) else self.root / rel\n",
+        "        return self.root / path\n",
+        [S + "test_verify_stays_inside_the_source_and_reads_bounded"],
+    ),
+    (
+        "M67 verify reads bounded",
+        "leafexplain/authoring/verify.py",
+        '            return read_regular(file, MAX_SOURCE_BYTES).decode("utf-8", "replace")\n',
+        '            return file.read_bytes().decode("utf-8", "replace")\n',
+        [S + "test_verify_stays_inside_the_source_and_reads_bounded"],
+    ),
+    (
+        "M68 new --out never overwrites",
+        "leafexplain/authoring/new.py",
+        '        write_whole(target, dumps(wrapped).encode("utf-8"), replace=force)\n',
+        '        target.write_text(dumps(wrapped), encoding="utf-8")\n',
+        [W + "test_new_out_never_writes_over_a_file_or_through_a_symlink"],
+    ),
+    (
+        "M69 new --out never follows a folder out",
+        "leafexplain/authoring/new.py",
+        "        if not inside(folder, out_dir) and os.path.lexists(folder):\n",
+        "        if False:\n",
+        [W + "test_new_out_never_follows_a_folder_symlink_out_and_a_file_is_a_usage_error"],
+    ),
+    (
+        "M70 completion install never overwrites",
+        "leafexplain/integrations/shells.py",
+        "        write_whole(target, data, replace=force)\n",
+        "        target.write_bytes(data)\n",
+        [W + "test_completion_install_never_writes_through_a_symlink_nor_over_a_file"],
+    ),
+    (
+        "M71 a symlinked profile is not written through",
+        "leafexplain/integrations/shells.py",
+        "    if os.path.lexists(profile) and not (profile.is_file() and not profile.is_symlink()):\n",
+        "    if False:\n",
+        [W + "test_a_symlinked_powershell_profile_is_not_written_through"],
+    ),
+    (
+        "M72 --threshold finite",
+        "leafexplain/cli/router.py",
+        " or number != number:",
+        ":",
+        [W + "test_threshold_is_a_finite_number_from_0_to_100"],
+    ),
+    (
+        "M73 COLUMNS bounded",
+        "leafexplain/env.py",
+        "    return min(max(width, MIN_WIDTH), MAX_WIDTH)\n",
+        "    return width\n",
+        [E + "test_any_columns_renders_within_bounds"],
+    ),
+    (
+        "M74 COLUMNS in ASCII digits",
+        "leafexplain/env.py",
+        "    if not value.isascii() or not value.isdigit()",
+        "    if not value.isdigit()",
+        [E + "test_columns_is_held_to_what_width_takes"],
+    ),
+    (
+        "M75 rich reads no size itself",
+        "leafexplain/render/console.py",
+        "        _environ={k: v for k, v in env.environ.items() if k not in _SIZES},\n",
+        "        _environ=dict(env.environ),\n",
+        [E + "test_any_columns_renders_within_bounds"],
+    ),
+    (
+        "M76 relative XDG folders ignored",
+        "leafexplain/env.py",
+        "    return Path(value) if os.path.isabs(value) else home(environ) / default\n",
+        "    return Path(value) if value else home(environ) / default\n",
+        [E + "test_relative_xdg_folders_are_ignored"],
+    ),
+    (
+        "M77 any output encoding",
+        "leafexplain/env.py",
+        " else ASCII_ERRORS\n",
+        " else stream.errors\n",
+        [E + "test_any_output_encoding_works"],
+    ),
+    (
+        "M78 closed descriptors get /dev/null",
+        "leafexplain/env.py",
+        "        _closed_stays_closed()\n",
+        "",
+        [T + "test_hostile_run.py::test_a_closed_stdin_is_dev_null_for_the_child"],
+    ),
+    (
+        "M79 a closed stdin is no input",
+        "leafexplain/intake/reading.py",
+        "    if env.stdin is None:\n",
+        "    if False:\n",
+        [E + "test_a_closed_stdin_is_no_input"],
+    ),
+    (
+        "M80 a read error ends the input",
+        "leafexplain/intake/reading.py",
+        "        except OSError as exc:\n            self.error",
+        "        except ValueError as exc:\n            self.error",
+        [E + "test_a_file_that_cannot_be_read_is_a_usage_error"],
+    ),
+    (
+        "M81 a byte-order mark is read",
+        "leafexplain/intake/stream.py",
+        "    for chunk in as_utf8(chunks):\n",
+        "    for chunk in chunks:\n",
+        [E + "test_powershell_redirected_output_is_explained"],
+    ),
+    (
+        "M82 run drains for a bounded time",
+        "leafexplain/intake/process.py",
+        "            late = deadline is not None and time.monotonic() > deadline\n",
+        "            late = False\n",
+        [T + "test_hostile_run.py::test_a_grandchild_that_never_stops_writing_does_not_keep_run_waiting"],
     ),
 ]
 

@@ -117,8 +117,8 @@ def library_source(
 ) -> LibrarySource | None:
     """The record's file as installed here, with the message located in it; None when it is not here."""
     rel = norm_path(record.filePath or "").lstrip("/")
-    if not rel:
-        return None
+    if not rel or ".." in rel.split("/"):
+        return None  # a path inside the repository, or nothing: `..` would lead out of the library's folder
     frames = _event_frames(event)
     found = _from_frames(record, rel, frames, paths)
     if found is None:
