@@ -35,29 +35,40 @@ def test_a_grandchild_that_never_stops_writing_does_not_keep_run_waiting(tmp_pat
     assert b"tick" in (done.stdout if stream == "stdout" else done.stderr)
 
 
-def run_closed(fd: int, script: str, tmp: Path) -> int:
-    """`leafexplain run -- sh -c SCRIPT` with leafexplain's own fd `fd` closed before it starts."""
+def run_closed(fds: tuple[int, ...], script: str, tmp: Path) -> int:
+    """`leafexplain run -- sh -c SCRIPT` with leafexplain's own descriptors `fds` closed before it starts."""
+
+    def close() -> None:
+        for fd in fds:
+            os.close(fd)
+
     return subprocess.run(
         [*leafexplain_command(), "run", "--", "sh", "-c", script],
-        stdin=subprocess.DEVNULL if fd != 0 else None,
-        stdout=subprocess.DEVNULL if fd != 1 else None,
-        stderr=subprocess.DEVNULL if fd != 2 else None,
+        stdin=subprocess.DEVNULL if 0 not in fds else None,
+        stdout=subprocess.DEVNULL if 1 not in fds else None,
+        stderr=subprocess.DEVNULL if 2 not in fds else None,
         env=Isolated(tmp).environ,
-        preexec_fn=lambda: os.close(fd),
+        preexec_fn=close,
         timeout=60,
     ).returncode
 
 
-@pytest.mark.parametrize("fd", [1, 2])
-def test_the_exit_code_is_the_childs_with_a_closed_stream(tmp_path: Path, fd: int) -> None:
-    chatty = f"{sys.executable} -c \"import sys; [print('x' * 200, file=sys.stderr) for _ in range(5000)]\"; exit 3"
-    assert run_closed(fd, chatty, tmp_path) == 3
+# Its own exit code: 3 when every line was written, another one when its stderr met a closed pipe.
+WRITE_5000_LINES = "import sys; [print('x' * 200, file=sys.stderr) for _ in range(5000)]; sys.exit(3)"
+CHATTY = f'exec {sys.executable} -c "{WRITE_5000_LINES}"'
+
+
+@pytest.mark.parametrize("fds", [(1,), (2,), (0, 1), (0, 2), (0, 1, 2)], ids=str)
+def test_the_exit_code_is_the_childs_with_closed_streams(tmp_path: Path, fds: tuple[int, ...]) -> None:
+    """A closed descriptor is /dev/null from the start, so no pipe of ours takes its number: the child's
+    output is drained, never met with a closed pipe that would change how it ends."""
+    assert run_closed(fds, CHATTY, tmp_path) == 3
     (tmp_path / "panic.txt").write_text(PANIC)
-    assert run_closed(fd, f"cat {tmp_path / 'panic.txt'} >&2; exit 101", tmp_path) == 101
-    assert run_closed(fd, "echo out; echo err >&2; exit 0", tmp_path) == 0
-    assert run_closed(fd, "kill -TERM $$", tmp_path) == 143
+    assert run_closed(fds, f"cat {tmp_path / 'panic.txt'} >&2; exit 101", tmp_path) == 101
+    assert run_closed(fds, "echo out; echo err >&2; exit 0", tmp_path) == 0
+    assert run_closed(fds, "kill -TERM $$", tmp_path) == 143
 
 
 def test_a_closed_stdin_is_dev_null_for_the_child(tmp_path: Path) -> None:
-    """Not a pipe of ours that took the free number 0: the child reads an empty input and ends."""
-    assert run_closed(0, "cat; exit 3", tmp_path) == 3
+    """The child reads an empty input and ends, as from /dev/null."""
+    assert run_closed((0,), "cat; exit 3", tmp_path) == 3

@@ -203,7 +203,7 @@ def test_a_record_path_that_climbs_out_of_the_library_is_not_followed(tmp_path: 
         slug="c",
         errorMessage="widget count does not match the gadgets",
         messagePattern="widget count does not match the gadgets",
-        filePath="Lib/../../../secret.py",
+        filePath="Lib/../../secret.py",  # from lib/python3.11 up to the folder that holds secret.py
         lineNumber=2,
     )
     event = ErrorEvent("python", "ValueError", "widget count does not match the gadgets")

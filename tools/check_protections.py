@@ -605,7 +605,7 @@ MUTATIONS += [
         "leafexplain/env.py",
         "        _closed_stays_closed()\n",
         "",
-        [T + "test_hostile_run.py::test_a_closed_stdin_is_dev_null_for_the_child"],
+        [T + "test_hostile_run.py::test_the_exit_code_is_the_childs_with_closed_streams[(0, 2)]"],
     ),
     (
         "M79 a closed stdin is no input",
