@@ -168,6 +168,9 @@ class ErrorEvent:
     test: str | None = None
     count: int = 1
     line_number: int = 0  # 1-based line in the input where the event starts
+    # Found by a guess (a whole short text taken as a message, a warning): kept only when a record
+    # explains it, so that a green build, a passing test run or a training log is no error at all.
+    tentative: bool = False
 
 
 class Collected(NamedTuple):
@@ -182,9 +185,20 @@ class Candidate(NamedTuple):
 
     record: Record
     score: float
-    method: Literal["regex", "fuzzy"]
+    method: Literal["regex", "fuzzy", "class"]  # a wording found; words in common; the exception class alone
     span: tuple[int, int] | None = None  # the matched span in the event's message
     reasons: tuple[str, ...] = ()
+    wording: str | None = None  # the releases whose wording matched (a messageVariants entry); None: the record's own
+    role: Literal["payload", "wrapper"] | None = None  # one error carried inside another's message
+
+    @property
+    def confidence(self) -> str:
+        """How sure, in words."""
+        if self.method == "regex":
+            return f"same error, wording of {self.wording}" if self.wording else "exact wording"
+        if self.method == "class":
+            return "same exception class"
+        return "similar message"
 
 
 class Finding(NamedTuple):
@@ -258,7 +272,8 @@ class Report(NamedTuple):
 
     @property
     def exit_status(self) -> ExitStatus:
-        if any(f.matches for f in self.findings):
+        """0 when an error was explained, or when there was no error at all; 1 when errors went unexplained."""
+        if not self.findings or any(f.matches for f in self.findings):
             return ExitStatus.EXPLAINED
         return ExitStatus.NOTHING_MATCHED
 

@@ -196,12 +196,28 @@ def burn_outputs() -> dict[str, str]:
     return out
 
 
+def ipython_outputs() -> dict[str, str]:
+    """A traceback as IPython (Jupyter, Colab) prints it, from each IPython named in LEAFEXPLAIN_IPYTHONS
+    (paths separated by `:`; IPython 8 and 7 print different layouts), else the one on PATH."""
+    work = WORK / "ipython"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(SCENARIOS / "ipython", work)
+    found = os.environ.get("LEAFEXPLAIN_IPYTHONS", "").split(":") if os.environ.get("LEAFEXPLAIN_IPYTHONS") else []
+    found = found or [p for p in [shutil.which("ipython")] if p]
+    out = {}
+    for ipython in found:
+        major = run([ipython, "--version"], work).strip().split(".")[0]
+        cell = [ipython, "--colors=NoColor", "--no-banner", "-c", "exec(open('cell.py').read())"]
+        out[f"python/ipython{major}-json.txt"] = run(cell, work)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", default="", help="only write outputs whose name contains this")
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
-    real = {**cargo_outputs(), **python_outputs()}
+    real = {**cargo_outputs(), **python_outputs(), **ipython_outputs()}
     everything = {**real, **derived(real), **record_program_outputs(), **burn_outputs()}
     for name, text in sorted(everything.items()):
         if args.only in name:

@@ -89,7 +89,7 @@ def run_explain(env: Environment, opts: Options) -> int:
         from leafexplain.locate import LocalPaths
 
         local = LocalPaths.from_environment(env.environ, root)
-    report = session.explain(chunks, matcher, opts.limits, local=local)
+    report = session.explain(chunks, matcher, opts.limits, typed=bool(opts.text), local=local)
     write_explanation(report, env, opts.style)
     return report.exit_status
 
