@@ -275,6 +275,17 @@ def test_a_rate_limit_stops_the_run_and_the_next_one_goes_on(cli: Isolated, raw:
     assert "4 of 4 records with their source lines" in second.stdout and len(cache_files(cli)) == 4
 
 
+def test_a_service_failing_file_after_file_stops_the_run(cli: Isolated, raw: StandIn, tmp_path: Path) -> None:
+    records = [widget(f"00000000000000a{n}", filePath=f"src/part{n}.rs") for n in range(8)]
+    for n in range(8):
+        raw.serve("acme/widgets", SHA, f"src/part{n}.rs", Answer(502, b"bad gateway"))
+    result = update(cli, raw, records_folder(tmp_path, *records), "--jobs", "1")
+    assert result.returncode == 1
+    assert result.stdout.count("server error (HTTP 502)") == 7, result.stdout  # six lines, and the stop's
+    assert "stopped: 6 files in a row failed (the last: server error (HTTP 502)); 2 files left" in result.stdout
+    assert len(raw.requests) == 6
+
+
 def test_no_network_is_one_line_not_one_per_file(cli: Isolated, tmp_path: Path) -> None:
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
