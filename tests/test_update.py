@@ -3,6 +3,7 @@ success, a commit that is not there, 404, timeouts, garbage, rate limits, no net
 
 from __future__ import annotations
 
+import inspect
 import json
 import socket
 import subprocess
@@ -235,6 +236,7 @@ FAULTS = {
     "short file": (Answer(body=b"fn main() {}\n"), "missing", f"the message is not in src/lib.rs at {SHA[:10]}"),
     "cut short": (Answer(body=LIB_RS[:100], length=len(LIB_RS)), "failed", CUT),
     "server error": (Answer(500, b"oops"), "failed", "server error (HTTP 500)"),
+    "too large": (Answer(body=LIB_RS * ((5 << 20) // len(LIB_RS))), "failed", "larger than 4 MB: not kept"),
     "html page": (Answer(body=HTML, headers=(("Content-Type", "text/html"),)), "stop", "answered with an HTML page"),
     "html as text": (Answer(body=HTML), "stop", "answered with an HTML page, not the file (a proxy or a login page?)"),
     "rate limit": (Answer(429, b"slow down", (("Retry-After", "30"),)), "stop", RATE),
@@ -394,6 +396,15 @@ def test_the_cache_is_read_by_key_and_never_outside_its_folder(tmp_path: Path) -
 
 
 # --- the command itself ---------------------------------------------------------------------------------------------
+
+
+def test_the_defaults_the_help_names_are_fetch_s_own() -> None:
+    from leafexplain.cli.app import update
+    from leafexplain.fetch.raw import DEFAULT_TIMEOUT
+    from leafexplain.fetch.update import DEFAULT_JOBS
+
+    defaults = {name: p.default for name, p in inspect.signature(update).parameters.items()}
+    assert (defaults["timeout"], defaults["jobs"]) == (DEFAULT_TIMEOUT, DEFAULT_JOBS)
 
 
 def test_usage_errors(cli: Isolated, raw: StandIn, tmp_path: Path) -> None:

@@ -328,10 +328,11 @@ def update(
             help="The raw file service (default: $LEAFEXPLAIN_RAW_BASE, else https://raw.githubusercontent.com).",
         ),
     ] = None,
+    # The defaults are fetch/'s DEFAULT_TIMEOUT and DEFAULT_JOBS, not imported here: urllib is slow to import.
     timeout: Annotated[
         float, typer.Option("--timeout", metavar="SECONDS", min=1, max=600, help="Time allowed for each file.")
     ] = 20.0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=16, help="Files fetched at once.")] = 4,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, max=16, help="Files fetched at once.")] = 4,
     *,
     opts: Options,
 ) -> None:
