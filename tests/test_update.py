@@ -190,7 +190,7 @@ def test_a_missing_commit_is_said_and_the_message_history_is_fetched(
     assert result.returncode == 0, result.stdout
     missing = f"missing  acme/widgets {GONE[:10]} src/lib.rs:40: not found (HTTP 404): no such commit, or no such file"
     assert missing in result.stdout
-    assert "1 record tried at its messageVariants place instead" in result.stdout
+    assert "1 record tried at the next messageVariants place instead" in result.stdout
     assert "1 at a messageVariants commit" in result.stdout
     assert raw.requests == [f"/acme/widgets/{GONE}/src/lib.rs", f"/acme/widgets/{SHA}/src/lib.rs"]
 

@@ -63,7 +63,7 @@ def write_update(summary: UpdateSummary, env: Environment) -> None:
         where = f"{place.repo} {place.commit[:10]} {place.path}" + (f":{place.line}" if outcome.records == 1 else "")
         line = f"{outcome.status:<8} {where}: {outcome.reason}"
         if outcome.retried:
-            line += f"; {_plural(outcome.retried, 'record')} tried at its messageVariants place instead"
+            line += f"; {_plural(outcome.retried, 'record')} tried at the next messageVariants place instead"
         elif outcome.records > 1:
             line += f" ({outcome.records} records)"
         out.append(line)
