@@ -241,11 +241,68 @@ class LibrarySource(NamedTuple):
     url: str | None = None  # the file at the toolchain commit of the backtrace (Rust std)
 
 
+class CachedSnippet(NamedTuple):
+    """The lines around a record's raising line at one commit, from the cache `leafexplain update` fills."""
+
+    repo: str
+    commit: str  # the commit the lines came from: the record's own, or a `messageVariants` entry's
+    path: str  # relative to the repository root
+    line: int  # the raising line, marked
+    start: int  # the line number of lines[0]
+    lines: tuple[str, ...]
+    language: str = "text"
+    url: str = ""  # the raising line on GitHub at that commit
+
+
+class SourcePlace(NamedTuple):
+    """Where a record's message is raised at one commit: what `update` fetches, and the source cache's key."""
+
+    repo: str
+    commit: str
+    path: str
+    line: int
+    pattern: str  # the message as the source writes it there: how the raising line is found again
+    variant: bool = False  # a `messageVariants` entry's place, not the record's own commit
+
+
+class FetchOutcome(NamedTuple):
+    """`update`: what became of one file it tried (a place's repo, commit and path)."""
+
+    place: SourcePlace
+    records: int  # how many records asked for its lines
+    status: Literal["fetched", "missing", "failed"]
+    reason: str = ""  # why not, in one line
+    retried: int = 0  # records that try their next `messageVariants` place instead
+
+
+class UpdateSummary(NamedTuple):
+    """`update`: the files it tried, what each record has now, and why it stopped early if it did."""
+
+    outcomes: tuple[FetchOutcome, ...]
+    by_repo: tuple[tuple[str, int, int], ...]  # repo, records with a place, records whose lines are cached now
+    cached_before: int  # records whose lines were in the cache already
+    fetched: int  # records whose lines were fetched now
+    at_variants: int  # records whose lines are at a `messageVariants` place (cached or fetched)
+    without_place: int  # records that name no commit, file and line
+    not_tried: int  # files left for the next run when this one stopped (the one that stopped it included)
+    stopped: str | None  # why the run stopped early
+    cache: str  # the cache folder
+
+    @property
+    def complete(self) -> bool:
+        return all(have == wanted for _, wanted, have in self.by_repo)
+
+
 class Located(NamedTuple):
-    """What was found on this machine for one finding: the user's code, and the library source of each match."""
+    """What was found on this machine for one finding: the user's code, and the library source of each match.
+
+    `cached` lines up with `library`: the cached snippet of a match that has neither its own
+    `sourceCode` nor an installed source (None otherwise).
+    """
 
     user: Snippet | None = None
     library: tuple[LibrarySource | None, ...] = ()
+    cached: tuple[CachedSnippet | None, ...] = ()
 
 
 # --- the session's result ------------------------------------------------------------------------

@@ -236,13 +236,14 @@ def test_nothing_installed_gives_the_output_of_before(machine: Machine, name: st
         assert looked.stdout == before.stdout, fmt
         assert "Library source (installed)" not in looked.stdout and "Your code" not in looked.stdout
         assert "https://github.com/" in looked.stdout, "the link either way"
-    # JSON gains the two fields, null; everything else is as before.
+    # JSON gains the fields, null (the snippet only from a record that carries its own); everything else is as before.
     looked_events = events(machine.run("--format", "json", "--file", source))
     before_events = events(machine.run("--format", "json", "--no-source", "--file", source))
     for event in looked_events:
         assert event.pop("user_snippet") is None
         for match in event["matches"]:
             assert match.pop("library_source") is None
+            assert (match.pop("source_snippet") or {"origin": "record"})["origin"] == "record"
     assert looked_events == before_events
     assert not ran.exists()
 
