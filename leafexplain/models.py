@@ -253,6 +253,12 @@ class CachedSnippet(NamedTuple):
     language: str = "text"
     url: str = ""  # the raising line on GitHub at that commit
 
+    def replaces(self, record: Record) -> bool:
+        """These lines come from another commit than the record's (its own was not in the history):
+        they show where the message really is, in place of the record's own snippet."""
+        own = record.analyzedSha or ""
+        return bool(own) and not self.commit.startswith(own[:7]) and not own.startswith(self.commit[:7])
+
 
 class SourcePlace(NamedTuple):
     """Where a record's message is raised at one commit: what `update` fetches, and the source cache's key."""

@@ -183,7 +183,8 @@ def test_a_missing_commit_is_said_and_the_message_history_is_fetched(
     """As the seed: its own commit is not in the history; its messageVariants entry says where the message is."""
     raw.serve("acme/widgets", SHA, "src/lib.rs", LIB_RS)
     variant = {"messagePattern": MESSAGE, "versions": "widgets 1.x", "commit": SHA, "lineNumber": LINE}
-    record = widget(analyzedSha=GONE, lineNumber=40, messageVariants=[variant])
+    # Like the seed, it carries its own snippet from the commit that is not there: the release's lines win.
+    record = widget(analyzedSha=GONE, lineNumber=40, messageVariants=[variant], sourceCode="fn gone() {}\n")
     record["githubUrl"] = f"https://github.com/acme/widgets/blob/{GONE}/src/lib.rs#L35-L45"
     folder = records_folder(tmp_path, record)
     result = update(cli, raw, folder)
@@ -198,6 +199,7 @@ def test_a_missing_commit_is_said_and_the_message_history_is_fetched(
     assert f"At commit {SHA[:10]}" in shown.stdout and f"  > {LINE} |" in shown.stdout
     assert f"https://github.com/acme/widgets/blob/{SHA}/src/lib.rs#L{LINE}" in shown.stdout, "the lines shown, linked"
     assert GONE not in shown.stdout.split("Where it is raised")[1].split("Tags")[0], "not the commit that is not there"
+    assert "fn gone()" not in shown.stdout
     raw.requests.clear()
     again = update(cli, raw, folder)
     assert again.returncode == 0 and raw.requests == [], "resumable: nothing asked again, the missing commit included"

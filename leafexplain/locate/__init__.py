@@ -34,8 +34,9 @@ def find_sources(findings: Sequence[Finding], paths: LocalPaths) -> tuple[Locate
 
 
 def _from_cache(record: Record, paths: LocalPaths) -> CachedSnippet | None:
-    """A file read, only for a record that has nothing better to show."""
-    if paths.sources is None or (record.sourceCode and record.sourceCode.strip()):
+    """A file read, only for a record with no installed source: its own snippet may be from a commit
+    that is not in the repository's history (the seed's), and then the cached lines from a release take its place."""
+    if paths.sources is None:
         return None
     from leafexplain.locate.cached import cached_snippet
 

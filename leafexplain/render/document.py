@@ -174,7 +174,7 @@ def record_sections(
         where = safe(record.filePath, 500) + (f":{record.lineNumber}" if record.lineNumber else "")
         source.append(Block("text", f"{safe(record.repo, 200)} · {where}"))
     link = record.githubUrl
-    if record.sourceCode and record.sourceCode.strip():
+    if record.sourceCode and record.sourceCode.strip() and not (cached is not None and cached.replaces(record)):
         source.append(_snippet(record, snippet_context))
     elif cached is not None:
         source.extend(cached_blocks(cached))

@@ -90,7 +90,10 @@ def _library_source(source: LibrarySource | None) -> dict[str, Any] | None:
 def _source_snippet(
     record: Record, installed: LibrarySource | None, cached: CachedSnippet | None
 ) -> dict[str, Any] | None:
-    """The snippet a match shows, by the first origin that has one: the record's own, installed, the cache."""
+    """The snippet a match shows, by the first origin that has one: the record's own, installed, the cache
+    (the cache first when the record's own commit was not found and the lines come from a release)."""
+    if cached is not None and cached.replaces(record) and installed is None:
+        return _cached_snippet(cached)
     if record.sourceCode and record.sourceCode.strip():
         lines = record.sourceCode.split("\n")
         return {
@@ -105,16 +108,20 @@ def _source_snippet(
     if installed is not None:
         return {"origin": "installed", "commit": None, **(_library_source(installed) or {})}
     if cached is not None:
-        return {
-            "origin": "cache",
-            "path": cached.path,
-            "commit": cached.commit,
-            "line": cached.line,
-            "start": cached.start,
-            "lines": list(cached.lines),
-            "url": cached.url,
-        }
+        return _cached_snippet(cached)
     return None
+
+
+def _cached_snippet(cached: CachedSnippet) -> dict[str, Any]:
+    return {
+        "origin": "cache",
+        "path": cached.path,
+        "commit": cached.commit,
+        "line": cached.line,
+        "start": cached.start,
+        "lines": list(cached.lines),
+        "url": cached.url,
+    }
 
 
 def explain_document(
