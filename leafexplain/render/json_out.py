@@ -16,6 +16,7 @@ from leafexplain.models import (
     Located,
     Record,
     RecordSet,
+    Redacted,
     Report,
     Snippet,
     Verdict,
@@ -84,10 +85,14 @@ def _library_source(source: LibrarySource | None) -> dict[str, Any] | None:
 
 
 def explain_document(
-    findings: Iterable[Finding], threshold: float, sources: Sequence[Located] | None = None
+    findings: Iterable[Finding],
+    threshold: float,
+    sources: Sequence[Located] | None = None,
+    redacted: Redacted = (),
 ) -> dict[str, Any]:
     """The envelope; with `sources` (the local lookups, lined up with `findings`) each event gains
-    `user_snippet` and each match `library_source`, null where nothing was found here."""
+    `user_snippet` and each match `library_source`, null where nothing was found here. `redacted`
+    counts the secrets replaced, by kind (null: redaction was off)."""
     events = []
     for i, m in enumerate(findings):
         e = m.event
@@ -113,7 +118,13 @@ def explain_document(
             events[-1]["user_snippet"] = _user_snippet(found.user)
             for j, candidate in enumerate(events[-1]["matches"]):
                 candidate["library_source"] = _library_source(found.library[j] if j < len(found.library) else None)
-    return {"schema": EXPLAIN_SCHEMA, "version": __version__, "threshold": threshold, "events": events}
+    return {
+        "schema": EXPLAIN_SCHEMA,
+        "version": __version__,
+        "threshold": threshold,
+        "redacted": None if redacted is None else dict(redacted),
+        "events": events,
+    }
 
 
 RECORD_FIELDS = [f.name for f in fields(Record) if f.name not in ("datasetVersion", "origin")]
@@ -181,7 +192,7 @@ def write_json(document: dict[str, Any], env: Environment) -> None:
 
 
 def write_report(report: Report, env: Environment, style: Style) -> None:
-    write_json(explain_document(report.findings, report.threshold, report.located), env)
+    write_json(explain_document(report.findings, report.threshold, report.located, report.redacted), env)
 
 
 def write_record(record: Record, env: Environment, style: Style) -> None:
