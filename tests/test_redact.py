@@ -13,6 +13,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from leafexplain.redact import KIND_NAMES, MARK, Redactor, merge, redact
 from leafexplain.render import FORMATS
@@ -229,3 +231,33 @@ def test_hostile_runs_of_prefixes_are_read_whole() -> None:
     for piece in ("sk-", "eyJ", "ghp_", "://", "?token=", "Authorization: ", "AKIA", "xoxb-"):
         text = piece * 20_000
         assert len(redact(text)) <= len(text)
+
+
+def test_the_api_redacts_unless_told_not_to() -> None:
+    from leafexplain import api
+
+    text, hidden, _ = SECRETS["jwt"]
+    message = f"ValueError: bad session {text}"
+    redacted = api.explain(message, bundled=False)
+    assert hidden not in redacted.findings[0].event.message and redacted.redacted == (("jwt", 1),)
+    raw = api.explain(message, bundled=False, redact=False)
+    assert hidden in raw.findings[0].event.message and raw.redacted is None
+    assert hidden not in api.render(redacted, fmt="sarif")
+
+
+NOISE = st.sampled_from([" ", "\n", "/", ":", "@", "?", "&", "=", "'", '"', "x", "Error: ", "https://", "_", "-"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(NOISE, st.sampled_from(sorted(SECRETS)), st.text(max_size=8)), max_size=12))
+def test_any_mix_of_secrets_and_noise_hides_every_secret_and_redacts_stably(parts: list[str]) -> None:
+    """Secrets next to any text: each is gone, a second pass changes nothing, and counts never exceed
+    the secrets put in (a neighbour may join a secret to a longer word, which then is no token)."""
+    text = "".join(f" {SECRETS[p][0]} " if p in SECRETS else p for p in parts)
+    redactor = Redactor()
+    once = redactor(text)
+    assert redact(once) == once
+    for part in parts:
+        if part in SECRETS:
+            assert SECRETS[part][1] not in once, (part, once)
+    assert sum(n for _, n in redactor.counts()) <= sum(p in SECRETS for p in parts) + text.count("://")

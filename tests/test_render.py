@@ -42,8 +42,11 @@ def stable(text: str) -> str:
     return LINK_ID.sub("\x1b]8;id=0;", text).replace(ROOT.as_uri(), "file:///WORKSPACE")
 
 
-@pytest.mark.parametrize("fmt", sorted(FORMATS))
-@pytest.mark.parametrize("case", sorted(CASES))
+# github writes a record as plain text (tests/test_ci_formats.py checks it is the same): no golden file of its own.
+PAIRS = [(c, f) for c in sorted(CASES) for f in sorted(FORMATS) if not (f == "github" and CASES[c][0] == "show")]
+
+
+@pytest.mark.parametrize(("case", "fmt"), PAIRS)
 def test_golden(case: str, fmt: str, cli) -> None:
     args = CASES[case]
     options = [*FORMATS[fmt], "--width", WIDTH]
