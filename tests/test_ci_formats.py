@@ -313,3 +313,12 @@ def test_a_summary_that_cannot_be_written_costs_a_line_not_the_exit_code(failing
     assert done.returncode == 3
     assert "cannot write the step summary" in done.stderr
     assert "::error " in done.stdout
+
+
+def test_the_summary_redacts_a_token_in_the_command_line(failing_run, tmp_path: Path) -> None:
+    workspace, _ = failing_run
+    token = "ghp_" + "k4Lm9NpQ2r" * 4
+    done = run_in_actions(tmp_path, workspace, f"# pushing with {token}\n" + EXITS_3)
+    assert done.returncode == 3
+    heading = (tmp_path / "summary.md").read_text().splitlines()[0]
+    assert "ghp_…[redacted]" in heading and token not in heading
