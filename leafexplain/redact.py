@@ -75,9 +75,9 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "authorization-header",
         ("uthorization", "UTHORIZATION"),
-        r"(?P<keep>\b(?i:authorization)[\"']?\s{0,4}[:=]\s{0,4}[\"']?(?:"
+        r"(?P<keep>\b(?i:authorization)[\"']?[ \t]{0,4}[:=][ \t]{0,4}[\"']?(?:"  # on one line
         + _SCHEME
-        + r"\s{1,4})?)"
+        + r"[ \t]{1,4})?)"
         + _FRESH
         + r"(?!"
         + _SCHEME
