@@ -20,10 +20,10 @@ __leafexplain_subcommands() {
 # REPLY: the options of command path $1.
 __leafexplain_options() {
     case $1 in
-        '') REPLY='--version -V --help -h --file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root' ;;
-        'explain') REPLY='--file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root --help -h' ;;
+        '') REPLY='--version -V --help -h --file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root --no-redact' ;;
+        'explain') REPLY='--file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root --no-redact --help -h' ;;
         'demo') REPLY='--format -F --color --width --records --no-bundled --help -h' ;;
-        'run') REPLY='--format -F --color --width --threshold --records --no-bundled --help -h' ;;
+        'run') REPLY='--format -F --color --width --threshold --records --no-bundled --no-redact --help -h' ;;
         'show') REPLY='--format -F --color --width --records --no-bundled --help -h' ;;
         'list') REPLY='--repo --tag --format -F --color --width --records --no-bundled --help -h' ;;
         'search') REPLY='--limit -n --format -F --color --width --records --no-bundled --help -h' ;;
@@ -45,7 +45,7 @@ __leafexplain_option_value() {
         '')
             case $2 in
                 --file | -f) REPLY='file' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
@@ -57,7 +57,7 @@ __leafexplain_option_value() {
         'explain')
             case $2 in
                 --file | -f) REPLY='file' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
@@ -68,7 +68,7 @@ __leafexplain_option_value() {
             ;;
         'demo')
             case $2 in
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;
@@ -77,7 +77,7 @@ __leafexplain_option_value() {
             ;;
         'run')
             case $2 in
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
@@ -87,7 +87,7 @@ __leafexplain_option_value() {
             ;;
         'show')
             case $2 in
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;
@@ -98,7 +98,7 @@ __leafexplain_option_value() {
             case $2 in
                 --repo) REPLY='list repos' ;;
                 --tag) REPLY='list tags' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;
@@ -108,7 +108,7 @@ __leafexplain_option_value() {
         'search')
             case $2 in
                 --limit | -n) REPLY='any' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;

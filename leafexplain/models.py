@@ -173,11 +173,16 @@ class ErrorEvent:
     tentative: bool = False
 
 
+# Secrets replaced in what was read, by kind: (kind, how many), never a value. None: redaction was off.
+Redacted = tuple[tuple[str, int], ...] | None
+
+
 class Collected(NamedTuple):
     """The events found in one input, identical ones grouped, and how many distinct others were dropped."""
 
     events: tuple[ErrorEvent, ...] = ()
     dropped: int = 0
+    redacted: Redacted = ()  # the secrets replaced in the input before its errors were read
 
 
 class Candidate(NamedTuple):
@@ -332,6 +337,7 @@ class Report(NamedTuple):
     dropped: int = 0  # distinct errors beyond `limits.max_events`, not explained
     located: tuple[Located, ...] | None = None  # lined up with `findings`; None: not looked up
     limits: Limits = Limits()
+    redacted: Redacted = ()  # secrets replaced in the input and in the user's code read here
 
     @property
     def exit_status(self) -> ExitStatus:
@@ -344,4 +350,4 @@ class Report(NamedTuple):
         """The findings a record explains (and what was found for them), for outputs that skip the rest."""
         keep = [i for i, f in enumerate(self.findings) if f.matches]
         located = None if self.located is None else tuple(self.located[i] for i in keep)
-        return Report(tuple(self.findings[i] for i in keep), self.threshold, self.dropped, located, self.limits)
+        return self._replace(findings=tuple(self.findings[i] for i in keep), located=located)

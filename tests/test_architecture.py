@@ -18,7 +18,14 @@ GENERATED = {"leafexplain.cli._table"}
 MAX_LINES = 400
 # Lowest first: a module imports from its own layer or the ones below, never from one above.
 LAYERS = [
-    ["leafexplain.version", "leafexplain.exitcodes", "leafexplain.models", "leafexplain.env", "leafexplain.text"],
+    [
+        "leafexplain.version",
+        "leafexplain.exitcodes",
+        "leafexplain.models",
+        "leafexplain.env",
+        "leafexplain.text",
+        "leafexplain.redact",
+    ],
     ["leafexplain.bundled", "leafexplain.libraries"],
     ["leafexplain.records", "leafexplain.extract"],
     ["leafexplain.intake", "leafexplain.match", "leafexplain.locate"],

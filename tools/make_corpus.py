@@ -120,6 +120,7 @@ def record_program_outputs() -> dict[str, str]:
             if record.language == "rust":
                 source = run.work / record.slug / "before" / "main.rs"
                 out[f"{name}.backtrace.txt"] = run.rust(source.read_text(), source.parent, backtrace=True).output
+    shutil.rmtree(work, ignore_errors=True)  # the programs' paths stay in the outputs, not on this machine
     return out
 
 

@@ -106,7 +106,7 @@ def demo(*, opts: Options) -> None:
     context_settings={"allow_interspersed_args": False},  # everything from CMD on is the command's own
     epilog="Examples: leafexplain run -- cargo test  ·  leafexplain run -- python train.py --epochs 3",
 )
-@shared(*OUTPUT, "threshold", *RECORDS)
+@shared(*OUTPUT, "threshold", *RECORDS, "no_redact")
 def run(
     command: Annotated[list[str], typer.Argument(metavar="-- CMD [ARGS]...", help="The command to run.")],
     *,
@@ -140,11 +140,11 @@ def show(
 
 def _write_table(rows: list[Any], nothing: str, opts: Options, env: Environment) -> None:
     """`list` and `search`: the table, or a line on stderr (and the empty envelope, for JSON) when nothing was found."""
-    from leafexplain.render import write_records
+    from leafexplain.render import DOCUMENT_FORMATS, write_records
 
     if not rows:
         warn(env, nothing)
-        if opts.fmt == "json":
+        if opts.fmt in DOCUMENT_FORMATS:
             write_records(rows, env, opts.style)
         raise typer.Exit(ExitStatus.NOTHING_MATCHED)
     write_records(rows, env, opts.style)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from leafexplain.env import cache_dir, home
 from leafexplain.models import ErrorEvent, Snippet
+from leafexplain.redact import MARK, redact
 
 USER_CONTEXT = 3  # lines either side of the user's line
 CODE_SEARCH = 30  # lines either side where a traceback's code line is looked for when the file changed
@@ -136,6 +137,11 @@ def resolve(file: str, paths: LocalPaths) -> Path | None:
     return None
 
 
+def same_code(line: str, code: str) -> bool:
+    """The file's line is the traceback's code line; a secret in it was redacted in the traceback only."""
+    return line.strip() == code or (MARK in code and redact(line).strip() == code)
+
+
 def user_snippet(event: ErrorEvent, paths: LocalPaths, context: int = USER_CONTEXT) -> Snippet | None:
     frame = event.user_frame
     if frame is None or not frame.line:
@@ -146,11 +152,11 @@ def user_snippet(event: ErrorEvent, paths: LocalPaths, context: int = USER_CONTE
         return None
     line, note = frame.line, ""
     code = (frame.code or "").strip()
-    if code and lines[line - 1].strip() != code:
+    if code and not same_code(lines[line - 1], code):
         # A Python traceback prints the line's code: when the file no longer has it there, the file
         # changed since the run. Show where that code stands now, or say the lines may not match.
         near = range(max(line - CODE_SEARCH, 1), min(line + CODE_SEARCH, len(lines)) + 1)
-        moved = [n for n in near if lines[n - 1].strip() == code]
+        moved = [n for n in near if same_code(lines[n - 1], code)]
         if moved:
             line = min(moved, key=lambda n: (abs(n - frame.line), n))
             note = f"The file changed since the run: the traceback's line {frame.line} is line {line} now."

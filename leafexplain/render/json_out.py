@@ -17,6 +17,7 @@ from leafexplain.models import (
     Located,
     Record,
     RecordSet,
+    Redacted,
     Report,
     Snippet,
     Verdict,
@@ -125,11 +126,15 @@ def _cached_snippet(cached: CachedSnippet) -> dict[str, Any]:
 
 
 def explain_document(
-    findings: Iterable[Finding], threshold: float, sources: Sequence[Located] | None = None
+    findings: Iterable[Finding],
+    threshold: float,
+    sources: Sequence[Located] | None = None,
+    redacted: Redacted = (),
 ) -> dict[str, Any]:
     """The envelope; with `sources` (the local lookups, lined up with `findings`) each event gains
     `user_snippet` and each match `library_source` (null where nothing was found here) and
-    `source_snippet` (null where no origin has one)."""
+    `source_snippet` (null where no origin has one). `redacted` counts the secrets replaced, by kind
+    (null: redaction was off)."""
     events = []
     for i, m in enumerate(findings):
         e = m.event
@@ -158,7 +163,13 @@ def explain_document(
                 candidate["library_source"] = _library_source(installed)
                 cached = found.cached[j] if j < len(found.cached) else None
                 candidate["source_snippet"] = _source_snippet(m.matches[j].record, installed, cached)
-    return {"schema": EXPLAIN_SCHEMA, "version": __version__, "threshold": threshold, "events": events}
+    return {
+        "schema": EXPLAIN_SCHEMA,
+        "version": __version__,
+        "threshold": threshold,
+        "redacted": None if redacted is None else dict(redacted),
+        "events": events,
+    }
 
 
 RECORD_FIELDS = [f.name for f in fields(Record) if f.name not in ("datasetVersion", "origin")]
@@ -226,7 +237,7 @@ def write_json(document: dict[str, Any], env: Environment) -> None:
 
 
 def write_report(report: Report, env: Environment, style: Style) -> None:
-    write_json(explain_document(report.findings, report.threshold, report.located), env)
+    write_json(explain_document(report.findings, report.threshold, report.located, report.redacted), env)
 
 
 def write_record(record: Record, env: Environment, style: Style) -> None:
