@@ -134,7 +134,9 @@ def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str
     allowance = len(pairs) + VALUE_WORDS * sum(wording.holes[pairs[0][0] + 1 : last_word + 1]) + GAP_SLACK
     extra = max(span - allowance, 0)
     score *= 1.0 - min(EXTRA_WORD_COST * extra, MAX_EXTRA_COST)
-    reason = f"{body:.0%} of the wording's weight in order" + (", message cut short" if cut_short else "")
+    reason = f"{body:.0%} of the wording's weight in order" + (
+        ", the message ends before the wording does" if cut_short else ""
+    )
     if head == 1.0 and wording.head >= HEAD_MIN_WORDS:
         reason += ", its first clause whole"
     return FuzzyScore(round(min(score, CEILING), 1), reason)
