@@ -11,7 +11,7 @@
 # REPLY: the subcommands of command path $1.
 __leafexplain_subcommands() {
     case $1 in
-        '') REPLY='explain demo run show list search validate verify new import completion' ;;
+        '') REPLY='explain demo run show list search validate verify new import update completion' ;;
         'completion') REPLY='show install' ;;
         *) return 1 ;;
     esac
@@ -20,10 +20,10 @@ __leafexplain_subcommands() {
 # REPLY: the options of command path $1.
 __leafexplain_options() {
     case $1 in
-        '') REPLY='--version -V --help -h --file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root' ;;
-        'explain') REPLY='--file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root --help -h' ;;
+        '') REPLY='--version -V --help -h --file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root --no-redact' ;;
+        'explain') REPLY='--file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root --no-redact --help -h' ;;
         'demo') REPLY='--format -F --color --width --records --no-bundled --help -h' ;;
-        'run') REPLY='--format -F --color --width --threshold --records --no-bundled --help -h' ;;
+        'run') REPLY='--format -F --color --width --threshold --records --no-bundled --no-redact --help -h' ;;
         'show') REPLY='--format -F --color --width --records --no-bundled --help -h' ;;
         'list') REPLY='--repo --tag --format -F --color --width --records --no-bundled --help -h' ;;
         'search') REPLY='--limit -n --format -F --color --width --records --no-bundled --help -h' ;;
@@ -31,6 +31,7 @@ __leafexplain_options() {
         'verify') REPLY='--source --repo --format -F --records --no-bundled --help -h' ;;
         'new') REPLY='--repo --commit --path --line --message --pattern --class --out --force --help -h' ;;
         'import') REPLY='--force --help -h' ;;
+        'update') REPLY='--records --base-url --timeout --jobs -j --no-bundled --help -h' ;;
         'completion') REPLY='--help -h' ;;
         'completion show') REPLY='--help -h' ;;
         'completion install') REPLY='--force --help -h' ;;
@@ -44,7 +45,7 @@ __leafexplain_option_value() {
         '')
             case $2 in
                 --file | -f) REPLY='file' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
@@ -56,7 +57,7 @@ __leafexplain_option_value() {
         'explain')
             case $2 in
                 --file | -f) REPLY='file' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
@@ -67,7 +68,7 @@ __leafexplain_option_value() {
             ;;
         'demo')
             case $2 in
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;
@@ -76,7 +77,7 @@ __leafexplain_option_value() {
             ;;
         'run')
             case $2 in
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
@@ -86,7 +87,7 @@ __leafexplain_option_value() {
             ;;
         'show')
             case $2 in
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;
@@ -97,7 +98,7 @@ __leafexplain_option_value() {
             case $2 in
                 --repo) REPLY='list repos' ;;
                 --tag) REPLY='list tags' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;
@@ -107,7 +108,7 @@ __leafexplain_option_value() {
         'search')
             case $2 in
                 --limit | -n) REPLY='any' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown' ;;
+                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;
@@ -140,6 +141,15 @@ __leafexplain_option_value() {
                 --pattern) REPLY='any' ;;
                 --class) REPLY='any' ;;
                 --out) REPLY='dir' ;;
+                *) return 1 ;;
+            esac
+            ;;
+        'update')
+            case $2 in
+                --records) REPLY='file' ;;
+                --base-url) REPLY='any' ;;
+                --timeout) REPLY='any' ;;
+                --jobs | -j) REPLY='any' ;;
                 *) return 1 ;;
             esac
             ;;

@@ -39,6 +39,9 @@ function __leafexplain_option_takes_value --argument-names cmdpath option
         case 'new'
             contains -- $option --repo --commit --path --line --message --pattern --class --out
             return
+        case 'update'
+            contains -- $option --records --base-url --timeout --jobs -j
+            return
     end
     return 1
 end
@@ -46,7 +49,7 @@ end
 function __leafexplain_subcommand --argument-names cmdpath word
     switch "$cmdpath"
         case ''
-            contains -- $word explain demo run show list search validate verify new import completion
+            contains -- $word explain demo run show list search validate verify new import update completion
             return
         case 'completion'
             contains -- $word show install
@@ -168,11 +171,12 @@ complete -c leafexplain -n '__leafexplain_at "" sub' -a validate -d 'Check recor
 complete -c leafexplain -n '__leafexplain_at "" sub' -a verify -d 'Check records against a local copy of their repository: commit, file, message...'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a new -d 'Scaffold a record from where its message is raised: slug, id and link computed.'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a import -d 'Validate records and copy them into your records folder, one file each.'
+complete -c leafexplain -n '__leafexplain_at "" sub' -a update -d 'Fetch the source lines where each record\'s error is raised from GitHub, for...'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a completion -d 'Print or install shell completion for bash, zsh, fish or PowerShell.'
 complete -c leafexplain -n '__leafexplain_at ""' -l version -s V -d 'Print the version and exit.'
 complete -c leafexplain -n '__leafexplain_at ""' -l help -s h -d 'Show this message and exit.'
 complete -c leafexplain -n '__leafexplain_at ""' -l file -s f -r -F -d 'Read this file (- for stdin).'
-complete -c leafexplain -n '__leafexplain_at ""' -l format -s F -x -a 'auto rich plain json markdown'
+complete -c leafexplain -n '__leafexplain_at ""' -l format -s F -x -a 'auto rich plain json markdown github sarif'
 complete -c leafexplain -n '__leafexplain_at ""' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at ""' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at ""' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
@@ -184,10 +188,11 @@ complete -c leafexplain -n '__leafexplain_at ""' -l records -r -F -d 'Also load 
 complete -c leafexplain -n '__leafexplain_at ""' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
 complete -c leafexplain -n '__leafexplain_at ""' -l no-source -d 'Leave out your code and the library source installed here.'
 complete -c leafexplain -n '__leafexplain_at ""' -l root -x -a '(__fish_complete_directories)' -d 'Also resolve relative paths in the error in DIR.'
+complete -c leafexplain -n '__leafexplain_at ""' -l no-redact -d 'Show tokens, keys and passwords in URLs as they came (redacted by default).'
 
 # leafexplain explain
 complete -c leafexplain -n '__leafexplain_at "explain"' -l file -s f -r -F -d 'Read this file (- for stdin).'
-complete -c leafexplain -n '__leafexplain_at "explain"' -l format -s F -x -a 'auto rich plain json markdown'
+complete -c leafexplain -n '__leafexplain_at "explain"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
@@ -199,10 +204,11 @@ complete -c leafexplain -n '__leafexplain_at "explain"' -l records -r -F -d 'Als
 complete -c leafexplain -n '__leafexplain_at "explain"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l no-source -d 'Leave out your code and the library source installed here.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l root -x -a '(__fish_complete_directories)' -d 'Also resolve relative paths in the error in DIR.'
+complete -c leafexplain -n '__leafexplain_at "explain"' -l no-redact -d 'Show tokens, keys and passwords in URLs as they came (redacted by default).'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l help -s h -d 'Show this message and exit.'
 
 # leafexplain demo
-complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -a 'auto rich plain json markdown'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
@@ -212,7 +218,7 @@ complete -c leafexplain -n '__leafexplain_at "demo"' -l no-bundled -d 'Leave out
 complete -c leafexplain -n '__leafexplain_at "demo"' -l help -s h -d 'Show this message and exit.'
 
 # leafexplain run
-complete -c leafexplain -n '__leafexplain_at "run"' -l format -s F -x -a 'auto rich plain json markdown'
+complete -c leafexplain -n '__leafexplain_at "run"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
 complete -c leafexplain -n '__leafexplain_at "run"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "run"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
@@ -220,11 +226,12 @@ complete -c leafexplain -n '__leafexplain_at "run"' -l width -x -d 'Output width
 complete -c leafexplain -n '__leafexplain_at "run"' -l threshold -x -d 'Fuzzy-match cut-off, 0-100 (default 85).'
 complete -c leafexplain -n '__leafexplain_at "run"' -l records -r -F -d 'Also load records from this file or folder (repeatable).'
 complete -c leafexplain -n '__leafexplain_at "run"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l no-redact -d 'Show tokens, keys and passwords in URLs as they came (redacted by default).'
 complete -c leafexplain -n '__leafexplain_at "run"' -l help -s h -d 'Show this message and exit.'
 complete -c leafexplain -n '__leafexplain_at "run" 0+' -a '(__leafexplain_command_line)'
 
 # leafexplain show
-complete -c leafexplain -n '__leafexplain_at "show"' -l format -s F -x -a 'auto rich plain json markdown'
+complete -c leafexplain -n '__leafexplain_at "show"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
 complete -c leafexplain -n '__leafexplain_at "show"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "show"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "show"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
@@ -239,7 +246,7 @@ complete -c leafexplain -n '__leafexplain_at "list"' -l repo -x -a '(__leafexpla
 complete -c leafexplain -n '__leafexplain_at "list"' -l repo -x -d 'Only records of this repository.'
 complete -c leafexplain -n '__leafexplain_at "list"' -l tag -x -a '(__leafexplain_values tags)'
 complete -c leafexplain -n '__leafexplain_at "list"' -l tag -x -d 'Only records with this tag.'
-complete -c leafexplain -n '__leafexplain_at "list"' -l format -s F -x -a 'auto rich plain json markdown'
+complete -c leafexplain -n '__leafexplain_at "list"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
 complete -c leafexplain -n '__leafexplain_at "list"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "list"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "list"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
@@ -250,7 +257,7 @@ complete -c leafexplain -n '__leafexplain_at "list"' -l help -s h -d 'Show this 
 
 # leafexplain search
 complete -c leafexplain -n '__leafexplain_at "search"' -l limit -s n -x -d 'How many results at most.'
-complete -c leafexplain -n '__leafexplain_at "search"' -l format -s F -x -a 'auto rich plain json markdown'
+complete -c leafexplain -n '__leafexplain_at "search"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
 complete -c leafexplain -n '__leafexplain_at "search"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "search"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "search"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
@@ -295,6 +302,14 @@ complete -c leafexplain -n '__leafexplain_at "new"' -l help -s h -d 'Show this m
 complete -c leafexplain -n '__leafexplain_at "import"' -l force -d 'Replace a record with the same id that differs (else it is skipped).'
 complete -c leafexplain -n '__leafexplain_at "import"' -l help -s h -d 'Show this message and exit.'
 complete -c leafexplain -n '__leafexplain_at "import" 0+' -F
+
+# leafexplain update
+complete -c leafexplain -n '__leafexplain_at "update"' -l records -r -F -d 'Only the records in this file or folder (repeatable; default: all).'
+complete -c leafexplain -n '__leafexplain_at "update"' -l base-url -x -d 'The raw file service (default: $LEAFEXPLAIN_RAW_BASE, else...'
+complete -c leafexplain -n '__leafexplain_at "update"' -l timeout -x -d 'Time allowed for each file.'
+complete -c leafexplain -n '__leafexplain_at "update"' -l jobs -s j -x -d 'Files fetched at once.'
+complete -c leafexplain -n '__leafexplain_at "update"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
+complete -c leafexplain -n '__leafexplain_at "update"' -l help -s h -d 'Show this message and exit.'
 
 # leafexplain completion
 complete -c leafexplain -n '__leafexplain_at "completion" sub' -a show -d 'Print the completion script for SHELL.'

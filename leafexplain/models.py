@@ -168,6 +168,13 @@ class ErrorEvent:
     test: str | None = None
     count: int = 1
     line_number: int = 0  # 1-based line in the input where the event starts
+    # Found by a guess (a whole short text taken as a message, a warning): kept only when a record
+    # explains it, so that a green build, a passing test run or a training log is no error at all.
+    tentative: bool = False
+
+
+# Secrets replaced in what was read, by kind: (kind, how many), never a value. None: redaction was off.
+Redacted = tuple[tuple[str, int], ...] | None
 
 
 class Collected(NamedTuple):
@@ -175,6 +182,7 @@ class Collected(NamedTuple):
 
     events: tuple[ErrorEvent, ...] = ()
     dropped: int = 0
+    redacted: Redacted = ()  # the secrets replaced in the input before its errors were read
 
 
 class Candidate(NamedTuple):
@@ -182,9 +190,20 @@ class Candidate(NamedTuple):
 
     record: Record
     score: float
-    method: Literal["regex", "fuzzy"]
+    method: Literal["regex", "fuzzy", "class"]  # a wording found; words in common; the exception class alone
     span: tuple[int, int] | None = None  # the matched span in the event's message
     reasons: tuple[str, ...] = ()
+    wording: str | None = None  # the releases whose wording matched (a messageVariants entry); None: the record's own
+    role: Literal["payload", "wrapper"] | None = None  # one error carried inside another's message
+
+    @property
+    def confidence(self) -> str:
+        """How sure, in words."""
+        if self.method == "regex":
+            return f"same error, wording of {self.wording}" if self.wording else "exact wording"
+        if self.method == "class":
+            return "same exception class"
+        return "similar message"
 
 
 class Finding(NamedTuple):
@@ -227,11 +246,74 @@ class LibrarySource(NamedTuple):
     url: str | None = None  # the file at the toolchain commit of the backtrace (Rust std)
 
 
+class CachedSnippet(NamedTuple):
+    """The lines around a record's raising line at one commit, from the cache `leafexplain update` fills."""
+
+    repo: str
+    commit: str  # the commit the lines came from: the record's own, or a `messageVariants` entry's
+    path: str  # relative to the repository root
+    line: int  # the raising line, marked
+    start: int  # the line number of lines[0]
+    lines: tuple[str, ...]
+    language: str = "text"
+    url: str = ""  # the raising line on GitHub at that commit
+
+    def replaces(self, record: Record) -> bool:
+        """These lines come from another commit than the record's (its own was not in the history):
+        they show where the message really is, in place of the record's own snippet."""
+        own = record.analyzedSha or ""
+        return bool(own) and not self.commit.startswith(own[:7]) and not own.startswith(self.commit[:7])
+
+
+class SourcePlace(NamedTuple):
+    """Where a record's message is raised at one commit: what `update` fetches, and the source cache's key."""
+
+    repo: str
+    commit: str
+    path: str
+    line: int
+    pattern: str  # the message as the source writes it there: how the raising line is found again
+    variant: bool = False  # a `messageVariants` entry's place, not the record's own commit
+
+
+class FetchOutcome(NamedTuple):
+    """`update`: what became of one file it tried (a place's repo, commit and path)."""
+
+    place: SourcePlace
+    records: int  # how many records asked for its lines
+    status: Literal["fetched", "missing", "failed"]
+    reason: str = ""  # why not, in one line
+    retried: int = 0  # records that try their next `messageVariants` place instead
+
+
+class UpdateSummary(NamedTuple):
+    """`update`: the files it tried, what each record has now, and why it stopped early if it did."""
+
+    outcomes: tuple[FetchOutcome, ...]
+    by_repo: tuple[tuple[str, int, int], ...]  # repo, records with a place, records whose lines are cached now
+    cached_before: int  # records whose lines were in the cache already
+    fetched: int  # records whose lines were fetched now
+    at_variants: int  # records whose lines are at a `messageVariants` place (cached or fetched)
+    without_place: int  # records that name no commit, file and line
+    not_tried: int  # files left for the next run when this one stopped (the one that stopped it included)
+    stopped: str | None  # why the run stopped early
+    cache: str  # the cache folder
+
+    @property
+    def complete(self) -> bool:
+        return all(have == wanted for _, wanted, have in self.by_repo)
+
+
 class Located(NamedTuple):
-    """What was found on this machine for one finding: the user's code, and the library source of each match."""
+    """What was found on this machine for one finding: the user's code, and the library source of each match.
+
+    `cached` lines up with `library`: the cached snippet of a match that has neither its own
+    `sourceCode` nor an installed source (None otherwise).
+    """
 
     user: Snippet | None = None
     library: tuple[LibrarySource | None, ...] = ()
+    cached: tuple[CachedSnippet | None, ...] = ()
 
 
 # --- the session's result ------------------------------------------------------------------------
@@ -255,10 +337,12 @@ class Report(NamedTuple):
     dropped: int = 0  # distinct errors beyond `limits.max_events`, not explained
     located: tuple[Located, ...] | None = None  # lined up with `findings`; None: not looked up
     limits: Limits = Limits()
+    redacted: Redacted = ()  # secrets replaced in the input and in the user's code read here
 
     @property
     def exit_status(self) -> ExitStatus:
-        if any(f.matches for f in self.findings):
+        """0 when an error was explained, or when there was no error at all; 1 when errors went unexplained."""
+        if not self.findings or any(f.matches for f in self.findings):
             return ExitStatus.EXPLAINED
         return ExitStatus.NOTHING_MATCHED
 
@@ -266,4 +350,4 @@ class Report(NamedTuple):
         """The findings a record explains (and what was found for them), for outputs that skip the rest."""
         keep = [i for i, f in enumerate(self.findings) if f.matches]
         located = None if self.located is None else tuple(self.located[i] for i in keep)
-        return Report(tuple(self.findings[i] for i in keep), self.threshold, self.dropped, located, self.limits)
+        return self._replace(findings=tuple(self.findings[i] for i in keep), located=located)

@@ -53,24 +53,37 @@ def explain(
     limits: Limits = Limits(),
     *,
     pasted: bool = True,
+    typed: bool = False,
     local: LocalPaths | None = None,
+    redact: bool = True,
 ) -> Report:
     """Find the errors in `source`, match each against the records, and (with `local`) read the user's
     code and the library's source from this machine.
 
-    `pasted`: text a person gave, where a short input with nothing else in it is one bare message.
+    `pasted`: text a person gave, where a short input with nothing else in it is one bare message;
+    `typed`: given as arguments, so that such a message is meant as an error even when no record has it.
+    Events found by a guess (that bare message otherwise, a warning) stay only when a record explains them.
+    `redact`: secrets in the input are replaced as it is read, and in the user's code as it is read
+    (a Collected was redacted, or not, when it was collected).
     Raises ValueError for a cut-off that is not a number from 0 to 100 (`nan` included).
     """
     if limits.threshold is not None and not 0 <= limits.threshold <= 100:  # false for nan too
         raise ValueError(f"the threshold must be a number from 0 to 100, not {limits.threshold}")
-    collected = source if isinstance(source, Collected) else collect(source, limits, pasted=pasted)
+    collected = (
+        source if isinstance(source, Collected) else collect(source, limits, pasted=pasted, typed=typed, redact=redact)
+    )
     if not collected.events and not isinstance(records, Matcher):
         threshold = DEFAULT_THRESHOLD if limits.threshold is None else limits.threshold
-        return Report((), threshold, collected.dropped, limits=limits)  # nothing to explain: no records loaded
+        # nothing to explain: no records loaded
+        return Report((), threshold, collected.dropped, limits=limits, redacted=collected.redacted)
     matcher = records if isinstance(records, Matcher) else records()
-    findings = tuple(matcher.match(event, threshold=limits.threshold) for event in collected.events)
+    findings = tuple(
+        finding
+        for finding in (matcher.match(event, threshold=limits.threshold) for event in collected.events)
+        if finding.matches or not finding.event.tentative
+    )
     threshold = matcher.threshold if limits.threshold is None else limits.threshold
-    report = Report(findings, threshold, collected.dropped, limits=limits)
+    report = Report(findings, threshold, collected.dropped, limits=limits, redacted=collected.redacted)
     return locate(report, local) if local is not None and findings else report
 
 
@@ -89,7 +102,23 @@ def explain_exception(
 
 
 def locate(report: Report, local: LocalPaths) -> Report:
-    """The report with the user's code and each match's installed library source, from this machine."""
+    """The report with the user's code and each match's installed library source, from this machine.
+
+    The user's lines are redacted as they come in, as the input was (unless redaction is off for
+    this report); their secrets are added to the report's counts.
+    """
     from leafexplain.locate import find_sources
 
-    return report._replace(located=find_sources(report.findings, local))
+    located = find_sources(report.findings, local)
+    if report.redacted is None:
+        return report._replace(located=located)
+    from leafexplain.redact import Redactor, merge
+
+    redactor = Redactor()
+    located = tuple(
+        found._replace(user=found.user._replace(lines=tuple(map(redactor, found.user.lines))))
+        if found.user is not None
+        else found
+        for found in located
+    )
+    return report._replace(located=located, redacted=merge(report.redacted, redactor.counts()))

@@ -36,8 +36,18 @@ LEAF = OUTPUTS / "rust" / "cargo-run-leaf.txt"  # `cargo run` of the corpus: the
 
 # The corpus holds programs and outputs, not tests of ours.
 collect_ignore_glob = ["corpus/*"]
-# The user's own records, colour and width settings must not leak into a test.
-LEAKY = ("NO_COLOR", "COLUMNS", "LEAFEXPLAIN_RECORDS", "FORCE_COLOR", "LEAFEXPLAIN_DEBUG")
+# The user's own records, colour and width settings must not leak into a test, nor the CI it runs in.
+LEAKY = (
+    "NO_COLOR",
+    "COLUMNS",
+    "LEAFEXPLAIN_RECORDS",
+    "FORCE_COLOR",
+    "LEAFEXPLAIN_DEBUG",
+    "GITHUB_ACTIONS",
+    "GITHUB_STEP_SUMMARY",
+    "GITHUB_WORKSPACE",
+    "CI_PROJECT_DIR",
+)
 
 
 def leafexplain_command() -> list[str]:

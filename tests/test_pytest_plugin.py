@@ -64,7 +64,7 @@ def test_explain_adds_the_section_to_each_failing_test_with_a_record(pytester: p
     result = pytester.runpytest_inprocess(*_plugin_args(), "--explain", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=3, passed=1)
     out = result.stdout.str()
-    assert len(SECTION_HEADER.findall(out)) == 2, "the two JSON failures; `assert 2 == 3` has no record"
+    assert len(SECTION_HEADER.findall(out)) == 3, "the two JSON failures, and `assert 2 == 3` by the assert record"
     section = out[SECTION_HEADER.search(out).end() :]
     lines = section.splitlines()
     assert lines[1] == "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"
@@ -79,11 +79,56 @@ def test_explain_adds_the_section_to_each_failing_test_with_a_record(pytester: p
     )
 
 
+def _test_cases(path) -> dict[str, object]:
+    import xml.etree.ElementTree as ET
+
+    return {case.get("name"): case for case in ET.parse(path).getroot().iter("testcase")}
+
+
+def test_junit_xml_carries_the_record_its_link_and_the_short_explanation(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_config=FAILING)
+    xml = pytester.path / "report.xml"
+    result = pytester.runpytest_inprocess(*_plugin_args(), "--explain", f"--junitxml={xml}", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=3, passed=1)
+    cases = _test_cases(xml)
+    for name in ("test_parses_config", "test_parses_another_config"):
+        properties = {p.get("name"): p.get("value") for p in cases[name].iter("property")}
+        assert properties["leafexplain_record"] == "264ef8b11cfe434c"
+        assert properties["leafexplain_url"].startswith("https://github.com/python/cpython/blob/")
+        [system_out] = [e.text for e in cases[name].iter("system-out")]
+        assert system_out.splitlines()[:2] == [
+            "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+            f"matched python/cpython · {RECORD_SLUG}",
+        ]
+        assert "How to fix it" in system_out and "leafexplain show 264ef8b11cfe434c" in system_out
+    counts = {p.get("name"): p.get("value") for p in cases["test_counts"].iter("property")}
+    assert counts["leafexplain_record"] == "a6b87114d32fb2f5"  # `assert 2 == 3`: the assert statement's record
+    assert list(cases["test_passes"].iter("property")) == [] and list(cases["test_passes"].iter("system-out")) == []
+
+
+def test_junit_xml_keeps_pytests_own_captured_output(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_config='import json\n\ndef test_loads():\n    print("reading")\n    json.loads("")\n')
+    xml = pytester.path / "report.xml"
+    pytester.runpytest_inprocess(
+        *_plugin_args(), "--explain", f"--junitxml={xml}", "-o", "junit_logging=system-out", "-p", "no:cacheprovider"
+    )
+    outputs = [e.text for e in _test_cases(xml)["test_loads"].iter("system-out")]
+    assert len(outputs) == 2
+    assert any("reading" in text for text in outputs) and any("What it means" in text for text in outputs)
+
+
+def test_junit_xml_without_explain_has_no_trace_of_leafexplain(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_config=FAILING)
+    xml = pytester.path / "report.xml"
+    pytester.runpytest_inprocess(*_plugin_args(), f"--junitxml={xml}", "-p", "no:cacheprovider")
+    assert "leafexplain" not in xml.read_text()
+
+
 def test_ini_option_turns_it_on(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_config=FAILING)
     pytester.makeini("[pytest]\nleafexplain_explain = true\n")
     result = pytester.runpytest_inprocess(*_plugin_args(), "-p", "no:cacheprovider")
-    assert len(SECTION_HEADER.findall(result.stdout.str())) == 2
+    assert len(SECTION_HEADER.findall(result.stdout.str())) == 3
 
 
 def test_without_the_flag_output_is_unchanged(pytester: pytest.Pytester) -> None:

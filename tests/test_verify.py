@@ -124,3 +124,16 @@ def test_search_fragment_stops_where_sources_split_literals() -> None:
     assert search_fragment("{}: {}") is None
     long = search_fragment("view size is not compatible with input tensor's size and stride (at least one dimension")
     assert long == "view size is not compatible with input"
+
+
+def test_a_record_for_an_exception_class_is_found_by_its_class(tmp_path) -> None:
+    """Its pattern has no literal text; the raise site names the class it raises."""
+    from leafexplain.authoring.verify import SourceTree, verify_record
+    from leafexplain.records.schema import validate_record
+    from tests.conftest import make_record
+
+    (tmp_path / "Objects").mkdir()
+    (tmp_path / "Objects" / "dictobject.c").write_text("x\n    _PyErr_SetKeyError(key);\n")
+    data = make_record("kk", "'lr'", messagePattern="%R", errorType="exception", errorClass="KeyError")
+    record, _ = validate_record({**data, "filePath": "Objects/dictobject.c", "lineNumber": 2}, "x")
+    assert verify_record(record, SourceTree(tmp_path)).status == "ok"

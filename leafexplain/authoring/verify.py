@@ -120,6 +120,9 @@ def verify_record(record: Record, tree: SourceTree) -> Verdict:
     if text is None:
         return Verdict(record, "missing-file", detail=f"{record.filePath} does not exist here")
     fragment = search_fragment(record.messagePattern)
+    if fragment is None and record.errorClass:
+        # A record for an exception class as such: its raise site names the class (`_PyErr_SetKeyError`).
+        fragment = record.errorClass.rsplit(".", 1)[-1]
     if fragment is None:
         return Verdict(record, "not-found", detail="the pattern has no literal text to look for")
     hits = fragment_lines(text, fragment)

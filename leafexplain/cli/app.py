@@ -107,7 +107,7 @@ def demo(*, opts: Options) -> None:
     context_settings={"allow_interspersed_args": False},  # everything from CMD on is the command's own
     epilog="Examples: leafexplain run -- cargo test  ·  leafexplain run -- python train.py --epochs 3",
 )
-@shared(*OUTPUT, "threshold", *RECORDS)
+@shared(*OUTPUT, "threshold", *RECORDS, "no_redact")
 def run(
     command: Annotated[list[str], typer.Argument(metavar="-- CMD [ARGS]...", help="The command to run.")],
     *,
@@ -141,11 +141,11 @@ def show(
 
 def _write_table(rows: list[Any], nothing: str, opts: Options, env: Environment) -> None:
     """`list` and `search`: the table, or a line on stderr (and the empty envelope, for JSON) when nothing was found."""
-    from leafexplain.render import write_records
+    from leafexplain.render import DOCUMENT_FORMATS, write_records
 
     if not rows:
         warn(env, nothing)
-        if opts.fmt == "json":
+        if opts.fmt in DOCUMENT_FORMATS:
             write_records(rows, env, opts.style)
         raise typer.Exit(ExitStatus.NOTHING_MATCHED)
     write_records(rows, env, opts.style)
@@ -318,6 +318,40 @@ def import_records(
     from leafexplain.authoring.importing import import_paths
 
     raise typer.Exit(import_paths([str(p) for p in paths], force=force, env=_env()))
+
+
+@app.command(epilog="Examples: leafexplain update  ·  leafexplain update --records my-records/ --timeout 60")
+@shared("no_bundled")
+def update(
+    records: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--records", metavar="PATH", help="Only the records in this file or folder (repeatable; default: all)."
+        ),
+    ] = None,
+    base_url: Annotated[
+        Optional[str],
+        typer.Option(
+            "--base-url",
+            metavar="URL",
+            help="The raw file service (default: $LEAFEXPLAIN_RAW_BASE, else https://raw.githubusercontent.com).",
+        ),
+    ] = None,
+    # The defaults are fetch/'s DEFAULT_TIMEOUT and DEFAULT_JOBS, not imported here: urllib is slow to import.
+    timeout: Annotated[
+        float, typer.Option("--timeout", metavar="SECONDS", min=1, max=600, help="Time allowed for each file.")
+    ] = 20.0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, max=16, help="Files fetched at once.")] = 4,
+    *,
+    opts: Options,
+) -> None:
+    """Fetch the source lines where each record's error is raised from GitHub, for explain to show offline."""
+    from leafexplain.cli.update import run_update
+
+    env = _env()
+    raise typer.Exit(
+        run_update(env, records or (), no_bundled=opts.no_bundled, base=base_url, timeout=timeout, jobs=jobs)
+    )
 
 
 app.add_typer(completion_app, name="completion")  # `completion show|install`: the scripts in completions/

@@ -33,6 +33,7 @@ class Options(NamedTuple):
     no_bundled: bool = False
     no_source: bool = False
     root: str | Path | None = None
+    no_redact: bool = False
 
     @property
     def style(self) -> Style:
@@ -89,7 +90,9 @@ def run_explain(env: Environment, opts: Options) -> int:
         from leafexplain.locate import LocalPaths
 
         local = LocalPaths.from_environment(env.environ, root)
-    report = session.explain(chunks, matcher, opts.limits, local=local)
+    report = session.explain(
+        chunks, matcher, opts.limits, typed=bool(opts.text), local=local, redact=not opts.no_redact
+    )
     error = getattr(chunks, "error", None)  # the input ended with a read error: what came before is explained
     if report.findings or not error:
         write_explanation(report, env, opts.style)
@@ -100,15 +103,20 @@ def run_explain(env: Environment, opts: Options) -> int:
 
 
 def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
-    """`leafexplain run`: the command's output passed through, its errors explained on stderr; its exit code."""
+    """`leafexplain run`: the command's output passed through, its errors explained on stderr; its exit code.
+
+    In GitHub Actions (GITHUB_ACTIONS=true) the errors are also annotations, on stdout as the run
+    ends, and a summary appended to $GITHUB_STEP_SUMMARY.
+    """
     from leafexplain import session
     from leafexplain.cli.guard import status_kept
     from leafexplain.intake.process import EXIT_CANNOT_RUN, EXIT_NOT_FOUND, child_environment, run_and_scan
-    from leafexplain.render.explanation import write_run
+    from leafexplain.render.explanation import write_actions, write_run
 
     explaining = env.on_stderr()  # the explanation goes to stderr: the command's stdout stays its own
+    in_actions = env.environ.get("GITHUB_ACTIONS") == "true"
     try:
-        outcome = run_and_scan(argv, child_env=child_environment(env), limits=opts.limits)
+        outcome = run_and_scan(argv, child_env=child_environment(env), limits=opts.limits, redact=not opts.no_redact)
     except FileNotFoundError:
         warn(explaining, f"{argv[0]}: command not found")
         return EXIT_NOT_FOUND
@@ -118,5 +126,20 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     with status_kept(explaining):
         records = session.RecordsOnce(opts.records, bundled=not opts.no_bundled, environ=env.environ)
         report = session.explain(outcome.collected, records, opts.limits)
-        write_run(report, explaining, opts.style, outcome.exit_code)
+        if not (in_actions and opts.fmt == "github"):  # the annotations on stdout say it already
+            write_run(report, explaining, opts.style, outcome.exit_code)
+        if in_actions:
+            write_actions(report, env, command_line(argv, redact=not opts.no_redact), outcome.exit_code)
     return outcome.exit_code
+
+
+def command_line(argv: Sequence[str], *, redact: bool) -> str:
+    """The command as a shell would take it, for the step summary; a token in its arguments is redacted."""
+    import shlex
+
+    shown = shlex.join(argv)
+    if redact:
+        from leafexplain.redact import redact as redacted
+
+        shown = redacted(shown)
+    return shown

@@ -101,10 +101,19 @@ SHARED: dict[str, tuple[Any, Any]] = {
         ],
         None,
     ),
+    "no_redact": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--no-redact", help="Show tokens, keys and passwords in URLs as they came (redacted by default)."
+            ),
+        ],
+        False,
+    ),
 }
 OUTPUT = ("fmt", "color", "width")
 RECORDS = ("records", "no_bundled")
-EXPLAIN = (*OUTPUT, "threshold", "show_all", "full", *RECORDS, "no_source", "root")
+EXPLAIN = (*OUTPUT, "threshold", "show_all", "full", *RECORDS, "no_source", "root", "no_redact")
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from leafexplain.extract import events_in, finish
-from leafexplain.intake.stream import windows
+from leafexplain.intake.stream import Window, windows
 from leafexplain.models import Collected, ErrorEvent, Limits
+from leafexplain.redact import Redactor
 
 Source = str | bytes | Iterable[bytes]
 
@@ -37,19 +38,32 @@ def bound(events: list[ErrorEvent], limits: Limits) -> tuple[list[ErrorEvent], i
     return events[:kept], len(events) - kept
 
 
-def collect(source: Source, limits: Limits = Limits(), *, pasted: bool = True) -> Collected:
+def window_events(
+    window: Window, redactor: Redactor | None, *, bare: bool, typed: bool = False, paragraphs: bool = False
+) -> list[ErrorEvent]:
+    """The events of one window of the input, its secrets redacted first: every event, and so every
+    output and diagnostic made from it, holds the text as redacted."""
+    text = window.text if redactor is None else redactor(window.text)
+    return events_in(text, bare=bare, first_line=window.first_line, typed=typed, paragraphs=paragraphs)
+
+
+def collect(
+    source: Source, limits: Limits = Limits(), *, pasted: bool = True, typed: bool = False, redact: bool = True
+) -> Collected:
     """The errors in the input, identical ones grouped, and how many distinct others were dropped.
 
     `pasted`: the input is text a person gave, so a short one with nothing else in it may be a bare
-    message (a program's output never is).
+    message (a program's output never is). `redact`: secrets in it are replaced and counted.
     """
     if isinstance(source, str):
         source = source.encode("utf-8", "surrogatepass")
     chunks = [source] if isinstance(source, bytes) else source
+    redactor = Redactor() if redact else None
     events: list[ErrorEvent] = []
     dropped = 0
     for window in windows(chunks):
-        events.extend(events_in(window.text, bare=pasted and window.whole, first_line=window.first_line))
+        whole = pasted and window.whole
+        events.extend(window_events(window, redactor, bare=whole, typed=typed, paragraphs=whole))
         events, more = bound(events, limits)
         dropped += more
-    return Collected(tuple(finish(events)), dropped)
+    return Collected(tuple(finish(events)), dropped, None if redactor is None else redactor.counts())

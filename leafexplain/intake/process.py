@@ -19,10 +19,11 @@ from dataclasses import dataclass, replace
 from typing import IO
 
 from leafexplain.env import Environment
-from leafexplain.extract import events_in, finish
-from leafexplain.intake.collect import bound
+from leafexplain.extract import finish
+from leafexplain.intake.collect import bound, window_events
 from leafexplain.intake.stream import Window, WindowScanner
 from leafexplain.models import Collected, ErrorEvent, Limits
+from leafexplain.redact import Redactor
 
 CHUNK_BYTES = 64 * 1024
 QUEUED_CHUNKS = 16  # at most this many chunks wait for the scanner: a slow scan slows the child, not our memory
@@ -66,8 +67,9 @@ class StreamEvents:
     arrive between its lines. Line numbers are mapped back to the order in which lines arrived.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, redactor: Redactor | None) -> None:
         self.scanner = WindowScanner()
+        self.redactor = redactor  # secrets in the output are replaced before its errors are read
         self.lines = 0  # newlines seen in this stream
         self.starts: list[int] = []  # local line where each chunk fed began ...
         self.overall: list[int] = []  # ... and the line of the whole output it began on
@@ -92,7 +94,7 @@ class StreamEvents:
         for window in windows:
             # A command's output is never a message pasted on its own (bare=False): a short
             # successful run must not be taken for one error.
-            for event in events_in(window.text, bare=False, first_line=window.first_line):
+            for event in window_events(window, self.redactor, bare=False):
                 found.append(replace(event, line_number=self._overall_line(event.line_number)))
         # Lines the scanner has let go of can no longer start a window: forget where they were.
         keep = max(bisect.bisect_right(self.starts, self.scanner.base_line) - 1, 0)
@@ -104,8 +106,9 @@ class StreamEvents:
 class EventCollector:
     """The errors in both streams, in the order they were printed, kept within the limits."""
 
-    def __init__(self, limits: Limits = Limits()) -> None:
-        self.streams = {STDOUT: StreamEvents(), STDERR: StreamEvents()}
+    def __init__(self, limits: Limits = Limits(), *, redact: bool = True) -> None:
+        self.redactor = Redactor() if redact else None
+        self.streams = {STDOUT: StreamEvents(self.redactor), STDERR: StreamEvents(self.redactor)}
         self.ended: set[int] = set()
         self.line = 1  # line of the whole output the next chunk starts on
         self.events: list[ErrorEvent] = []
@@ -206,13 +209,15 @@ def run_and_scan(
     stdout_fd: int = 1,
     stderr_fd: int = 2,
     limits: Limits = Limits(),
+    redact: bool = True,
 ) -> RunOutcome:
-    """Run `argv`, its output passed through to our fds as it comes; the errors it printed, found.
+    """Run `argv`, its output passed through to our fds as it comes (as it is: it is the command's); the
+    errors it printed, found, their secrets redacted unless `redact` is False.
 
     Raises OSError when the command cannot be started (FileNotFoundError when it does not exist).
     """
     chunks: queue.Queue[tuple[int, bytes | None]] = queue.Queue(maxsize=QUEUED_CHUNKS)
-    collector = EventCollector(limits)
+    collector = EventCollector(limits, redact=redact)
     child: list[subprocess.Popen[bytes]] = []
     done = threading.Event()
     with _signals_reach_the_child(child):
@@ -241,4 +246,6 @@ def run_and_scan(
                 collector.feed(stream, chunk)
         done.set()
         returncode = proc.wait()
-    return RunOutcome(exit_code(returncode), Collected(tuple(collector.close()), collector.dropped))
+    events = tuple(collector.close())
+    redacted = None if collector.redactor is None else collector.redactor.counts()
+    return RunOutcome(exit_code(returncode), Collected(events, collector.dropped, redacted))

@@ -22,20 +22,29 @@ def load_matcher(records: Iterable[str] = (), *, bundled: bool = True) -> Matche
     return session.load_matcher(records, bundled=bundled)
 
 
-def explain(text: str, *, records: Iterable[str] = (), bundled: bool = True, threshold: float | None = None) -> Report:
-    """Find the errors in `text` and match them against the records."""
+def explain(
+    text: str, *, records: Iterable[str] = (), bundled: bool = True, threshold: float | None = None, redact: bool = True
+) -> Report:
+    """Find the errors in `text` and match them against the records; secrets in it are redacted unless
+    `redact` is False (`report.redacted` counts them by kind)."""
     from leafexplain import session
 
-    return session.explain(text, load_matcher(records, bundled=bundled), Limits(threshold=threshold))
+    return session.explain(text, load_matcher(records, bundled=bundled), Limits(threshold=threshold), redact=redact)
 
 
 def explain_chunks(
-    chunks: Iterable[bytes], *, records: Iterable[str] = (), bundled: bool = True, threshold: float | None = None
+    chunks: Iterable[bytes],
+    *,
+    records: Iterable[str] = (),
+    bundled: bool = True,
+    threshold: float | None = None,
+    redact: bool = True,
 ) -> Report:
     """Like `explain`, for output of any size arriving in pieces: memory stays bounded."""
     from leafexplain import session
 
-    return session.explain(chunks, load_matcher(records, bundled=bundled), Limits(threshold=threshold))
+    matcher = load_matcher(records, bundled=bundled)
+    return session.explain(chunks, matcher, Limits(threshold=threshold), redact=redact)
 
 
 def render(
@@ -48,7 +57,7 @@ def render(
     source: bool = False,
     root: str | None = None,
 ) -> str:
-    """The report as text: `plain`, `markdown`, `json` or `rich` (with colour when asked).
+    """The report as text: `plain`, `markdown`, `json`, `github`, `sarif` or `rich` (with colour when asked).
 
     `source` adds the user's code and the library source as installed on this machine (relative
     paths tried against `root`, then the current folder), as `leafexplain explain` does.

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from leafexplain.env import home
+from leafexplain.env import cache_dir, home
 from leafexplain.models import ErrorEvent, Frame, Snippet
+from leafexplain.redact import MARK, redact
 from leafexplain.safeio import inside, read_regular, realpath
 
 USER_CONTEXT = 3  # lines either side of the user's line
@@ -59,6 +60,7 @@ class LocalPaths:
     # when several toolchains have rust-src and the backtrace names no commit.
     rustc_on_path: bool = True
     search_path: str | None = None  # PATH, where `rustc` is looked for (None: the process's own)
+    sources: Path | None = None  # the source cache `leafexplain update` fills (None: not read)
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str], root: Path | None = None) -> LocalPaths:
@@ -77,6 +79,7 @@ class LocalPaths:
             stdlib=Path(os.__file__).parent,  # `os` is always in the standard library's folder
             python_version="Python " + sys.version.split()[0],
             search_path=environ.get("PATH"),
+            sources=cache_dir(environ) / "sources",
         )
 
 
@@ -186,6 +189,11 @@ def resolve(file: str, paths: LocalPaths) -> Path | None:
     return next((candidate for candidate in _candidates(file, paths) if is_file(candidate)), None)
 
 
+def same_code(line: str, code: str) -> bool:
+    """The file's line is the traceback's code line; a secret in it was redacted in the traceback only."""
+    return line.strip() == code or (MARK in code and redact(line).strip() == code)
+
+
 def user_snippet(event: ErrorEvent, paths: LocalPaths, context: int = USER_CONTEXT) -> Snippet | None:
     """The lines around the user's frame, from their own file; for Python, only when the file still holds the code
     the traceback printed for that line (else the path and a note, no lines)."""
@@ -201,12 +209,12 @@ def user_snippet(event: ErrorEvent, paths: LocalPaths, context: int = USER_CONTE
     if lines is None or frame.line > len(lines) or (event.language == "python" and not code):
         return None  # a Python frame without its code line proves nothing about this file
     line, note = frame.line, ""
-    if code and lines[line - 1].strip() != code:
+    if code and not same_code(lines[line - 1], code):
         # A Python traceback prints the line's code: when the file no longer has it there, the file
         # changed since the run, or the traceback is not from this file. Show where that code stands
         # now, or say the lines do not match and show none of them.
         near = range(max(line - CODE_SEARCH, 1), min(line + CODE_SEARCH, len(lines)) + 1)
-        moved = [n for n in near if lines[n - 1].strip() == code]
+        moved = [n for n in near if same_code(lines[n - 1], code)]
         if not moved:
             note = (
                 f"The file changed since the run: line {frame.line} no longer holds the traceback's code, "

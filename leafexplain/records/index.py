@@ -23,7 +23,7 @@ from typing import Any
 
 from leafexplain.env import cache_dir
 from leafexplain.models import Problem, Record
-from leafexplain.records.catalog import Catalog
+from leafexplain.records.catalog import Catalog, record_wordings, wording_tokens
 from leafexplain.records.files import Environ, iter_record_files, raw_records, record_paths, unwrap
 from leafexplain.records.index_file import (
     FIELD_SEP,
@@ -35,9 +35,10 @@ from leafexplain.records.index_file import (
     IndexUnusable,
     Rows,
     decode,
+    decode_wordings,
     encode,
+    encode_wordings,
 )
-from leafexplain.records.patterns import pattern_text
 from leafexplain.records.schema import validate_record
 from leafexplain.safeio import FileTooLarge, NotRegularFile, open_regular, read_regular, realpath
 from leafexplain.version import __version__
@@ -76,7 +77,7 @@ def scan_files(paths: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Proble
 
 def build(
     files: Fingerprint, progress: Progress | None = None
-) -> tuple[dict[str, object], list[str], list[tuple[str, ...]], list[int]]:
+) -> tuple[dict[str, object], list[str], list[tuple[tuple[str, ...], ...]], list[int]]:
     """Parse and validate every record file (later ids replace earlier).
 
     Returns the index's metadata, one encoded row per record, each record's pattern words, and where each
@@ -84,7 +85,7 @@ def build(
     """
     position: dict[str, int] = {}  # id -> row
     rows: list[str] = []
-    words: list[tuple[str, ...]] = []
+    words: list[tuple[tuple[str, ...], ...]] = []
     places: list[tuple[int, ...]] = []
     problems: list[Problem] = []
     total = sum(f[1] for f in files) or 1
@@ -105,19 +106,21 @@ def build(
                     message = f"duplicate id {record.id} (also in {earlier}); the later one is used"
                     problems.append(Problem(record.origin, message, field="id"))
                 seen_in_source[(source_number, record.id)] = record.origin
+                variants = record_wordings(record)
                 fields = (
                     record.id, record.repo, record.slug, record.messagePattern, record.language,
-                    record.errorClass or "", TAG_SEP.join(record.tags),
+                    record.errorClass or "", TAG_SEP.join(record.tags), encode_wordings(variants),
                 )  # fmt: skip
                 row, place = FIELD_SEP.join(fields), (file_number, *loc[1:])
+                tokens = wording_tokens(record.messagePattern, variants)
                 if record.id in position:
                     rows[position[record.id]] = row
-                    words[position[record.id]] = pattern_text(record.messagePattern).tokens
+                    words[position[record.id]] = tokens
                     places[position[record.id]] = place
                 else:
                     position[record.id] = len(rows)
                     rows.append(row)
-                    words.append(pattern_text(record.messagePattern).tokens)
+                    words.append(tokens)
                     places.append(place)
         except OSError as exc:
             problems.append(Problem(path, f"cannot read: {exc.strerror or exc}"))
@@ -170,6 +173,8 @@ def to_catalog(meta: dict[str, Any], rows: Rows, words: HashedIndex, sources: li
         token_index=words,  # type: ignore[arg-type]
         unindexed=meta["unindexed"],
         fetch=fetcher(files, rows),
+        variants=Column(rows, "variants", decode_wordings),
+        document_frequency=meta["df"],
         problems=tuple(Problem(path, message, line, field) for path, message, line, field in meta["problems"]),
         sources=tuple(sources),
     )

@@ -16,11 +16,13 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from leafexplain.records.catalog import build_token_index
+from leafexplain.records.catalog import Wording, build_token_index, document_frequency
 from leafexplain.records.files import MAX_SINGLE_FILE_BYTES
 from leafexplain.version import __version__
 
-INDEX_FORMAT = 4  # 3: a checksum after the magic line; 4: rows ended by ROW_END, their places as numbers
+# 3: a checksum after the magic line; 4: each record's other wordings, word frequencies;
+# 5: rows ended by ROW_END, each record's place as numbers, all of it checked at load
+INDEX_FORMAT = 5
 
 
 class IndexUnusable(Exception):
@@ -31,25 +33,45 @@ class IndexDamaged(IndexUnusable):
     """The index file is not what leafexplain wrote (truncated, corrupt): worth one warning."""
 
 
-# A row of the index: the fields the matcher reads, as text. Where the full record lies (PLACE_FIELDS)
-# is kept apart, as numbers.
-ROW_FIELDS = ("id", "repo", "slug", "pattern", "language", "class", "tags")
+# A row of the index: the fields the matcher and the commands read, as text. Where the full record lies
+# (PLACE_FIELDS) is kept apart, as numbers.
+ROW_FIELDS = ("id", "repo", "slug", "pattern", "language", "class", "tags", "variants")
 PLACE_FIELDS = ("file", "offset", "length", "item", "line")
-FIELD_SEP, TAG_SEP, ROW_END = "\x1f", "\x1e", "\x1d"  # validation keeps all three out of every indexed field
-# What is left of a good blob once everything but the separators is deleted: this, once per row.
+FIELD_SEP, TAG_SEP, ROW_END = "\x1f", "\x1e", "\x1a"  # validation keeps these out of every indexed field
+WORDING_SEP, PART_SEP = "\x1d", "\x1c"  # and these two: a record's other wordings, and the parts of one
+# What is left of a good blob once everything but the field and row separators is deleted: this, once per row.
 _SKELETON = ((FIELD_SEP * (len(ROW_FIELDS) - 1)) + ROW_END).encode()
 _NOT_SEPARATORS = bytes(b for b in range(256) if b not in _SKELETON)
 MAGIC_NAME = b"LEAFEXPLAIN-INDEX"
 # The format's number is in the magic line; after it, the checksum of all that follows, checked
 # before anything is parsed (marshal trusts its input: a corrupted size could ask for gigabytes).
-MAGIC = MAGIC_NAME + b"/4\n"
+MAGIC = MAGIC_NAME + b"/5\n"
 MAX_RECORD_BYTES = MAX_SINGLE_FILE_BYTES  # no record is read from more than one file's worth of bytes
 
 
-def encode(meta: dict[str, object], rows: list[str], words: list[tuple[str, ...]], places: Sequence[int] = ()) -> bytes:
+def encode_wordings(wordings: tuple[Wording, ...]) -> str:
+    return WORDING_SEP.join(PART_SEP.join((p, v, c or "")) for p, v, c in wordings)
+
+
+def decode_wordings(field: str) -> tuple[Wording, ...]:
+    """A record's other wordings; an entry that is not three parts (an index that is not ours) is left out."""
+    if not field:
+        return ()
+    out: list[Wording] = []
+    for entry in field.split(WORDING_SEP):
+        parts = entry.split(PART_SEP)
+        if len(parts) == 3:
+            out.append((parts[0], parts[1], parts[2] or None))
+    return tuple(out)
+
+
+def encode(
+    meta: dict[str, object], rows: list[str], words: list[tuple[tuple[str, ...], ...]], places: Sequence[int] = ()
+) -> bytes:
     """Metadata, then flat arrays (word hashes and their rows, each record's place: PLACE_FIELDS in turn), then
     the rows' text, each ended by ROW_END."""
     token_index, unindexed = build_token_index(words)
+    meta = {**meta, "df": document_frequency(words)}
     pairs = sorted((zlib.crc32(word.encode()), n) for word, ns in token_index.items() for n in ns)
     hashes = array("I", (h for h, _ in pairs))
     postings = array("I", (n for _, n in pairs))
@@ -119,8 +141,11 @@ def _decode(data: bytes) -> tuple[dict[str, object], Rows, HashedIndex]:
 def _check_meta(meta: dict[Any, Any], count: int) -> None:
     """The header's fields have the shapes `to_catalog` relies on."""
     unindexed, problems, files = meta.get("unindexed"), meta.get("problems"), meta.get("files")
+    df = meta.get("df")
     ok = (
-        isinstance(unindexed, list)
+        isinstance(df, dict)
+        and all(isinstance(k, str) and isinstance(v, int) for k, v in df.items())
+        and isinstance(unindexed, list)
         and all(isinstance(n, int) and 0 <= n < count for n in unindexed)
         and isinstance(problems, list)
         and all(isinstance(p, tuple) and len(p) == 4 and all(isinstance(v, str) for v in p[:2]) for p in problems)

@@ -22,8 +22,11 @@ FORMATS = {
     "plain": "leafexplain.render.plain",
     "json": "leafexplain.render.json_out",
     "markdown": "leafexplain.render.markdown",
+    "github": "leafexplain.render.github",
+    "sarif": "leafexplain.render.sarif",
 }
 FORMAT_CHOICES = ("auto", *FORMATS)  # auto: rich on a terminal (or with colour forced), plain otherwise
+DOCUMENT_FORMATS = frozenset({"json", "sarif"})  # read by tools: a document is written even when nothing was found
 MAX_PROBLEMS_SHOWN = 20
 Row = tuple[Record, "float | None"]  # a record and its search score, for `list` and `search`
 
@@ -83,15 +86,20 @@ def warn(env: Environment, message: str) -> None:
 
 
 def usage_error(env: Environment, text: str) -> None:
-    """click's usage message, each line with the user's own text in it made printable."""
-    env.stderr.write("".join(printable(line) + "\n" for line in text.splitlines()))
+    """click's usage message, each line with the user's own text in it made printable (and redacted)."""
+    from leafexplain.redact import redact
+
+    env.stderr.write("".join(printable(redact(line)) + "\n" for line in text.splitlines()))
     env.stderr.flush()
 
 
 def internal_error(env: Environment, exc: BaseException) -> None:
-    """A bug of ours, in one line: what it was, and how to see the traceback."""
+    """A bug of ours, in one line: what it was, and how to see the traceback. What the exception
+    quotes of the input may hold a secret: it is redacted."""
+    from leafexplain.redact import redact
+
     env.stderr.write(
-        f"leafexplain: internal error: {printable(f'{type(exc).__name__}: {exc}')} "
+        f"leafexplain: internal error: {printable(redact(f'{type(exc).__name__}: {exc}'))} "
         "(set LEAFEXPLAIN_DEBUG=1 for details)\n"
     )
     env.stderr.flush()

@@ -6,7 +6,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from leafexplain.models import Candidate, ErrorEvent, Finding, Frame, LibrarySource, Located, Record, Report, Snippet
+from leafexplain.models import (
+    CachedSnippet,
+    Candidate,
+    ErrorEvent,
+    Finding,
+    Frame,
+    LibrarySource,
+    Located,
+    Record,
+    Report,
+    Snippet,
+)
 from leafexplain.text import clean_line, safe_link
 
 if TYPE_CHECKING:
@@ -138,12 +149,19 @@ def installed_section(source: LibrarySource) -> Section:
     return Section("Library source (installed)", tuple(blocks))
 
 
+def cached_blocks(cached: CachedSnippet) -> list[Block]:
+    """The record's lines from the source cache, marked with the commit they came from."""
+    note = f"At commit {safe(cached.commit[:10], 64)}, from the source cache (`leafexplain update`):"
+    return [Block("text", note), _local_snippet(cached.lines, cached.start, cached.line, cached.language)]
+
+
 def record_sections(
     record: Record,
     *,
     full: bool,
     snippet_context: int | None = SNIPPET_CONTEXT,
     installed: LibrarySource | None = None,
+    cached: CachedSnippet | None = None,
 ) -> tuple[Section, ...]:
     """The explanation of a record, in the order a user reads it; `full` adds the code aids."""
     sections: list[Section] = []
@@ -156,10 +174,15 @@ def record_sections(
     if record.filePath:
         where = safe(record.filePath, 500) + (f":{record.lineNumber}" if record.lineNumber else "")
         source.append(Block("text", f"{safe(record.repo, 200)} · {where}"))
-    if record.sourceCode and record.sourceCode.strip():
+    link = record.githubUrl
+    if record.sourceCode and record.sourceCode.strip() and not (cached is not None and cached.replaces(record)):
         source.append(_snippet(record, snippet_context))
-    if record.githubUrl:
-        source.append(_link(record.githubUrl))
+    elif cached is not None:
+        source.extend(cached_blocks(cached))
+        if cached.commit not in (link or ""):  # the record's own commit was not found: link the lines shown
+            link = cached.url
+    if link:
+        source.append(_link(link))
     if source:
         sections.append(Section("Where it is raised", tuple(source)))
     if installed is not None:
@@ -231,7 +254,8 @@ def event_view(finding: Finding, *, full: bool, show_all: bool, sources: Located
     record = best.record
     facts.append(("matched", _match_fact(best)))
     installed = sources.library[0] if sources and sources.library else None
-    sections = [*mine, *record_sections(record, full=full, installed=installed)]
+    cached = sources.cached[0] if sources and sources.cached else None
+    sections = [*mine, *record_sections(record, full=full, installed=installed, cached=cached)]
     others = finding.matches[1:]
     if others and show_all:
         sections.append(Section("Other candidates", (Block("bullets", items=tuple(_match_fact(c) for c in others)),)))

@@ -1,10 +1,11 @@
-"""What `explain` and `run` write around a report: what was not explained and why, on stderr, then the report."""
+"""What `explain` and `run` write around a report: what was not explained and why, on stderr, then the report;
+in GitHub Actions, `run`'s annotations and step summary too."""
 
 from __future__ import annotations
 
 from leafexplain.env import Environment
 from leafexplain.models import Report
-from leafexplain.render import Style, resolve_format, warn, write
+from leafexplain.render import DOCUMENT_FORMATS, Style, emit, resolve_format, warn, write
 
 
 def _one_line(text: str, limit: int = 120) -> str:
@@ -18,8 +19,8 @@ def write_explanation(report: Report, env: Environment, style: Style) -> None:
         kept = report.limits.max_events
         warn(env, f"{report.dropped} more errors were not explained (only the first {kept} distinct ones are kept)")
     if not report.findings:
-        warn(env, "no Rust panic or Python traceback found in the input")
-        if style.format == "json":
+        warn(env, "no error found in the input (no Rust panic, Python traceback or error a record explains)")
+        if style.format in DOCUMENT_FORMATS:
             write(report, env, style)  # the envelope, with no events: tools read a document either way
         return
     write(report, env, style)
@@ -27,12 +28,12 @@ def write_explanation(report: Report, env: Environment, style: Style) -> None:
 
 def write_run(report: Report, env: Environment, style: Style, exit_code: int) -> None:
     """`run`: the explained errors in full, one line for each of the others; a line for a silent failure."""
-    if not report.findings and style.format != "json":
+    if not report.findings and style.format not in DOCUMENT_FORMATS:
         if exit_code != 0:
             warn(env, f"the command failed (exit {exit_code}); no Rust panic or Python traceback in its output")
         return
-    if style.format == "json":
-        write(report, env, style)
+    if style.format in DOCUMENT_FORMATS or style.format == "github":
+        write(report, env, style)  # every error: a tool reads them, an unexplained one is a warning annotation
         return
     explained = report.explained_only()
     if explained.findings:
@@ -48,3 +49,22 @@ def write_run(report: Report, env: Environment, style: Style, exit_code: int) ->
         warn(
             env, f"{report.dropped} more errors were not explained (only the first {report.limits.max_events} are kept)"
         )
+
+
+def write_actions(report: Report, env: Environment, command: str, exit_code: int) -> None:
+    """`run` in GitHub Actions: an annotation per error on stdout, where the runner reads workflow
+    commands, and the Markdown summary appended to `$GITHUB_STEP_SUMMARY` (when the runner set it)."""
+    from leafexplain.render.github import annotations
+    from leafexplain.render.step_summary import step_summary
+    from leafexplain.render.workspace import workspace
+
+    if report.findings:
+        emit(env, annotations(report, env.environ))
+    path = env.environ.get("GITHUB_STEP_SUMMARY")
+    if not path or (not report.findings and exit_code == 0):
+        return
+    try:
+        with open(path, "a", encoding="utf-8") as summary:
+            summary.write(step_summary(report, command, exit_code, workspace(env.environ)) + "\n")
+    except OSError as exc:
+        warn(env, f"cannot write the step summary to {path}: {exc.strerror or exc}")

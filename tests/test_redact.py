@@ -1,0 +1,263 @@
+"""Secrets never leave leafexplain: each kind, in messages, frames, user code and URLs, in every format and on stderr.
+
+The secrets here are made up, and built from pieces at run time, so that no scanner takes this
+file for a leak.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from leafexplain.redact import KIND_NAMES, MARK, Redactor, merge, redact
+from leafexplain.render import FORMATS
+from tests.conftest import Isolated, leafexplain_command
+
+# kind: (the secret as it appears in text, the part that must never be shown, what stays before the marker)
+PASSWORD = "Tr0ub4dor" + "&3xQ"
+SECRETS: dict[str, tuple[str, str, str]] = {
+    "url-credentials": (
+        "https://deploy-bot:" + PASSWORD + "@registry.example.com/simple/",
+        PASSWORD,
+        "https://deploy-bot:…[redacted]@registry.example.com",
+    ),
+    "url-secret-parameter": (
+        "https://api.example.com/v1/files?page=2&access_token=" + "q7Rk2" * 4,
+        "q7Rk2" * 4,
+        "&access_token=…[redacted]",
+    ),
+    "authorization-header": (
+        "Authorization: Bearer " + "mF_9.B5f-4.1JqM" * 2,
+        "mF_9.B5f-4.1JqM" * 2,
+        "Bearer …[redacted]",
+    ),
+    "github-pat": ("github_pat_" + "11AbCdEfG0" * 6, "11AbCdEfG0" * 6, "github_pat_…[redacted]"),
+    "github-token": ("ghp_" + "x9Y8w7V6u5" * 4, "x9Y8w7V6u5" * 4, "ghp_…[redacted]"),
+    "aws-access-key": ("AKIA" + "Q3EXAMPLE7KEYZZZ", "Q3EXAMPLE7KEYZZZ", "AKIA…[redacted]"),
+    "huggingface-token": ("hf_" + "AbCdEfGhIj" * 4, "AbCdEfGhIj" * 4, "hf_…[redacted]"),
+    "sk-api-key": ("sk-proj-" + "Ab3dEf6hIj9kLm" * 3, "Ab3dEf6hIj9kLm" * 3, "sk-…[redacted]"),
+    "slack-token": ("xoxb-" + "1234567890-" * 2 + "AbCdEfGhIjKl", "AbCdEfGhIjKl", "xoxb-…[redacted]"),
+    "jwt": (
+        "eyJ" + "hbGciOiJIUzI1NiJ9" + ".eyJ" + "zdWIiOiIxMjM0NTY3ODkwIn0" + "." + "dozjgNryP4J3jVmNHl0w5N",
+        "zdWIiOiIxMjM0NTY3ODkwIn0",
+        "eyJ…[redacted]",
+    ),
+}
+OUTPUTS = {
+    "rich": ["--format", "rich", "--color", "never"],
+    "rich-color": ["--format", "rich", "--color", "always"],
+    "plain": ["--format", "plain"],
+    "markdown": ["--format", "markdown"],
+    "json": ["--format", "json"],
+    "github": ["--format", "github"],
+    "sarif": ["--format", "sarif"],
+}
+
+
+def traceback_with(secret: str) -> str:
+    """A real-looking traceback whose message, frame path and code line each hold the secret."""
+    return textwrap.dedent(
+        f"""\
+        Traceback (most recent call last):
+          File "/srv/app/fetch.py", line 12, in <module>
+            download("{secret}")
+          File "/srv/app/lib/{secret.split("/")[-1] or "x"}/client.py", line 40, in download
+            raise ConnectionError(f"cannot reach {{url}}")
+        ConnectionError: cannot reach {secret} (after 3 tries)
+        """
+    )
+
+
+def test_every_format_is_checked_here() -> None:
+    assert {name.split("-")[0] for name in OUTPUTS} == set(FORMATS)
+
+
+def test_every_kind_in_the_table_is_tested() -> None:
+    assert set(SECRETS) == set(KIND_NAMES)
+
+
+@pytest.mark.parametrize("kind", sorted(SECRETS))
+def test_the_redactor_replaces_each_kind_with_a_marker_that_keeps_it(kind: str) -> None:
+    text, hidden, kept = SECRETS[kind]
+    redactor = Redactor()
+    out = redactor(f"before {text} after")
+    assert hidden not in out
+    assert kept in out
+    assert out.startswith("before ") and out.endswith(" after")
+    assert redactor.counts() == ((kind, 1),)
+    assert redact(out) == out, "a marker is never redacted again"
+
+
+@pytest.mark.parametrize("kind", sorted(SECRETS))
+@pytest.mark.parametrize("output", sorted(OUTPUTS))
+def test_no_secret_in_any_format_or_on_stderr(kind: str, output: str, cli) -> None:
+    text, hidden, kept = SECRETS[kind]
+    result = cli(*OUTPUTS[output], "--no-source", input=traceback_with(text))
+    assert result.returncode in (0, 1), result.stderr
+    assert result.stdout.strip(), "something was written"
+    assert hidden not in result.stdout
+    assert hidden not in result.stderr
+    found = {kind: traceback_with(text).count(hidden)}  # in the message, the code line, a frame's path
+    if output == "json":
+        document = json.loads(result.stdout)
+        assert document["redacted"] == found
+        assert MARK in document["events"][0]["message"]
+    if output == "sarif":
+        assert json.loads(result.stdout)["runs"][0]["properties"]["redacted"] == found
+    if output in ("plain", "markdown", "github"):
+        assert kept.split("…")[0] + "…[redacted]" in result.stdout.replace("\\_", "_")
+
+
+def test_no_redact_shows_them_as_they_came_and_json_says_redaction_was_off(cli) -> None:
+    text, hidden, _ = SECRETS["github-token"]
+    result = cli("--format", "json", "--no-redact", "--no-source", input=traceback_with(text))
+    document = json.loads(result.stdout)
+    assert document["redacted"] is None
+    assert hidden in document["events"][0]["message"]
+    plain = cli("--format", "plain", "--no-redact", "--no-source", input=traceback_with(text))
+    assert hidden in plain.stdout
+
+
+def test_counts_by_kind_and_never_a_value(cli) -> None:
+    pieces = [SECRETS[k][0] for k in ("github-token", "aws-access-key", "github-token", "url-credentials")]
+    message = "ValueError: " + " ".join(pieces)
+    result = cli("--format", "json", "--no-source", input=message)
+    document = json.loads(result.stdout)
+    assert document["redacted"] == {"url-credentials": 1, "github-token": 2, "aws-access-key": 1}
+    for kind in ("github-token", "aws-access-key", "url-credentials"):
+        assert SECRETS[kind][1] not in result.stdout
+
+
+def test_the_users_code_read_from_disk_is_redacted(cli, tmp_path: Path) -> None:
+    """The lines around the user's frame come from the file: a token in them is replaced there too,
+    and the traceback's own (redacted) code line is still recognised as the file's."""
+    token = SECRETS["huggingface-token"][0]
+    script = tmp_path / "train.py"
+    script.write_text(f'import json\nHF_TOKEN = "{token}"\nconfig = json.loads("")\nprint(config)\n')
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path)
+    for fmt in ("plain", "markdown", "json", "sarif", "github"):
+        result = cli("--format", fmt, input=done.stderr, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert SECRETS["huggingface-token"][1] not in result.stdout
+    document = json.loads(cli("--format", "json", input=done.stderr, cwd=tmp_path).stdout)
+    snippet = document["events"][0]["user_snippet"]
+    assert snippet is not None and any("hf_…[redacted]" in line for line in snippet["lines"])
+    assert snippet["note"] is None
+    assert document["redacted"] == {"huggingface-token": 1}
+
+
+def test_a_token_in_the_traceback_code_line_still_finds_the_users_line(cli, tmp_path: Path) -> None:
+    token = SECRETS["github-token"][0]
+    script = tmp_path / "push.py"
+    script.write_text(f'import json\n\njson.loads("{token}")\n')
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path)
+    document = json.loads(cli("--format", "json", input=done.stderr, cwd=tmp_path).stdout)
+    snippet = document["events"][0]["user_snippet"]
+    assert snippet["line"] == 3 and snippet["note"] is None, "the file did not change since the run"
+    assert SECRETS["github-token"][1] not in json.dumps(document)
+
+
+def test_run_redacts_its_explanation_on_stderr_but_passes_the_commands_output_as_it_is(tmp_path: Path) -> None:
+    text, hidden, kept = SECRETS["url-credentials"]
+    program = f"import sys\nprint({text!r})\nraise RuntimeError('fetching {text} failed with zorblax')\n"
+    done = subprocess.run(
+        [*leafexplain_command(), "run", "--", sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        env=Isolated(tmp_path).environ,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stdout == text + "\n", "the command's own output is its own"
+    ours = done.stderr.split("RuntimeError: fetching", 1)[1].split("\n", 1)[1]  # after the command's traceback
+    assert "no record explains" in ours
+    assert hidden not in ours
+    assert kept in ours
+
+
+def test_diagnostics_of_our_own_are_redacted() -> None:
+    import io
+
+    from leafexplain.env import Environment
+    from leafexplain.render import internal_error, usage_error
+
+    env = Environment(stderr=io.StringIO())
+    text, hidden, _ = SECRETS["github-token"]
+    internal_error(env, ValueError(f"while reading {text}"))
+    usage_error(env, f"Error: Invalid value for '--records': {text}")
+    assert hidden not in env.stderr.getvalue()
+    assert "ghp_…[redacted]" in env.stderr.getvalue()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/home/me/sk-learn-experiments-2024/train.py",  # a path, not a key
+        "from huggingface_hub import hf_hub_download_with_a_very_long_name_here",
+        "Authorization: failed for user alice",
+        "https://user@github.com/org/repo.git",  # a user name alone is no secret
+        "http://localhost:8080/health?ready=1",
+        "KeyError: 'AKIA'",
+        "thread 'main' panicked at src/main.rs:1:5:\nghp_ is a prefix",
+    ],
+)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    redactor = Redactor()
+    assert redactor(text) == text
+    assert redactor.counts() == ()
+
+
+def test_counts_merge_by_kind_in_table_order() -> None:
+    assert merge((("jwt", 1),), (("github-token", 2), ("jwt", 2))) == (("github-token", 2), ("jwt", 3))
+
+
+def test_a_token_inside_a_url_is_one_secret() -> None:
+    token = SECRETS["github-token"][0]
+    redactor = Redactor()
+    out = redactor(f"fatal: could not read from https://x-access-token:{token}@github.com/o/r.git")
+    assert out == "fatal: could not read from https://x-access-token:…[redacted]@github.com/o/r.git"
+    assert redactor.counts() == (("url-credentials", 1),)
+
+
+def test_hostile_runs_of_prefixes_are_read_whole() -> None:
+    """Each regex is pinned by a literal or a lookbehind: runs of trigger text end, and redact nothing."""
+    for piece in ("sk-", "eyJ", "ghp_", "://", "?token=", "Authorization: ", "AKIA", "xoxb-"):
+        text = piece * 20_000
+        assert len(redact(text)) <= len(text)
+
+
+def test_the_api_redacts_unless_told_not_to() -> None:
+    from leafexplain import api
+
+    text, hidden, _ = SECRETS["jwt"]
+    message = f"ValueError: bad session {text}"
+    redacted = api.explain(message, bundled=False)
+    assert hidden not in redacted.findings[0].event.message and redacted.redacted == (("jwt", 1),)
+    raw = api.explain(message, bundled=False, redact=False)
+    assert hidden in raw.findings[0].event.message and raw.redacted is None
+    assert hidden not in api.render(redacted, fmt="sarif")
+
+
+NOISE = st.sampled_from([" ", "\n", "/", ":", "@", "?", "&", "=", "'", '"', "x", "Error: ", "https://", "_", "-"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(NOISE, st.sampled_from(sorted(SECRETS)), st.text(max_size=8)), max_size=12))
+def test_any_mix_of_secrets_and_noise_hides_every_secret_and_redacts_stably(parts: list[str]) -> None:
+    """Secrets next to any text: each is gone, a second pass changes nothing, and counts never exceed
+    the secrets put in (a neighbour may join a secret to a longer word, which then is no token)."""
+    text = "".join(f" {SECRETS[p][0]} " if p in SECRETS else p for p in parts)
+    redactor = Redactor()
+    once = redactor(text)
+    assert redact(once) == once
+    for part in parts:
+        if part in SECRETS:
+            assert SECRETS[part][1] not in once, (part, once)
+    assert sum(n for _, n in redactor.counts()) <= sum(p in SECRETS for p in parts) + text.count("://")
