@@ -255,3 +255,18 @@ def test_verify_reads_git_bounded_too(cli, tmp_path: Path) -> None:
     result = cli("verify", "--source", str(source), "--repo", "acme/widgets", "--format", "json", str(file))
     verdicts = {r["id"][-1]: (r["status"], r["detail"]) for r in json.loads(result.stdout)["results"]}
     assert verdicts["a"] == ("ok", "") and verdicts["b"][0] == "missing-file" and "larger than" in verdicts["b"][1]
+
+
+def test_a_fifo_in_the_source_cache_is_not_an_entry(tmp_path: Path) -> None:
+    """The cache `leafexplain update` fills is read like the index: checked once open, never followed."""
+    from leafexplain.locate.cached import entry_path, places, sources_dir
+    from leafexplain.records import load_records
+
+    user = Isolated(tmp_path)
+    seed = next(r for r in load_records(environ=user.environ).records if r.id == SEED_ID)
+    folder = sources_dir(user.environ)
+    folder.mkdir(parents=True)
+    for place in places(seed):
+        os.mkfifo(entry_path(folder, place))
+    result = user.process("--format", "json", "--file", str(LEAF))  # a process: a hang ends at its timeout
+    assert seed_answer(result) == SEED_ID

@@ -259,14 +259,14 @@ MUTATIONS = [
     (
         "M32 internal error printable",
         "leafexplain/render/__init__.py",
-        "{printable(f'{type(exc).__name__}: {exc}')}",
-        "{type(exc).__name__}: {exc}",
+        "{printable(redact(f'{type(exc).__name__}: {exc}'))}",
+        "{redact(f'{type(exc).__name__}: {exc}')}",
         [T + "test_faults.py::test_an_internal_error_quoting_hostile_text_stays_one_printable_line"],
     ),
     (
         "M33 usage errors printable",
         "leafexplain/render/__init__.py",
-        'env.stderr.write("".join(printable(line) + "\\n" for line in text.splitlines()))',
+        'env.stderr.write("".join(printable(redact(line)) + "\\n" for line in text.splitlines()))',
         "env.stderr.write(text)",
         [T + "test_hostile_input.py::test_escape_sequences_in_arguments_and_file_names"],
     ),
@@ -634,6 +634,13 @@ MUTATIONS += [
         "            late = deadline is not None and time.monotonic() > deadline\n",
         "            late = False\n",
         [T + "test_hostile_run.py::test_a_grandchild_that_never_stops_writing_does_not_keep_run_waiting"],
+    ),
+    (
+        "M83 the source cache read once open, never followed",
+        "leafexplain/locate/cached.py",
+        "        entry = json.loads(read_regular(entry_path(root, place), MAX_ENTRY_BYTES, follow=False))\n",
+        "        entry = json.loads(entry_path(root, place).read_bytes())\n",
+        [S + "test_a_fifo_in_the_source_cache_is_not_an_entry"],
     ),
 ]
 

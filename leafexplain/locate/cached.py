@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 from leafexplain.env import cache_dir
 from leafexplain.locate.files import language_of
 from leafexplain.models import CachedSnippet, Record, SourcePlace
+from leafexplain.safeio import read_regular
 
 CACHE_FORMAT = 1
 MAX_ENTRY_BYTES = 1 << 20  # an entry holds a few windows of a dozen lines: anything bigger is not ours
@@ -92,10 +93,9 @@ def _is_window(window: Any) -> bool:
 def read_entry(root: Path, place: SourcePlace) -> dict[str, Any] | None:
     """The cache entry of the place's file, or None when there is none (or it is not one of ours)."""
     try:
-        with open(entry_path(root, place), "rb") as handle:
-            data = handle.read(MAX_ENTRY_BYTES + 1)
-        entry = json.loads(data) if len(data) <= MAX_ENTRY_BYTES else None
-    except (OSError, ValueError):
+        # Checked once open, never followed: a FIFO, device or symlink there is not an entry (nor hangs the run).
+        entry = json.loads(read_regular(entry_path(root, place), MAX_ENTRY_BYTES, follow=False))
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(entry, dict) or entry.get("format") != CACHE_FORMAT:
         return None
