@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from leafexplain.locate.files import project_root, user_snippet
 from leafexplain.locate.library import library_source
 from leafexplain.models import ErrorEvent, Frame, Record
 from tests.conftest import Isolated
+from tests.test_localsource import local_paths
 
 SECRET = "SECRET-MARKER-not-to-be-shown"
 GRAD = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"
@@ -130,15 +132,8 @@ def test_a_symlink_or_a_fifo_in_the_project_is_not_your_code(user: Home) -> None
 
 
 def test_a_frame_ending_like_a_library_file_outside_library_locations_is_not_read(tmp_path: Path) -> None:
-    torch = Record(
-        id="t",
-        repo="pytorch/pytorch",
-        slug="t",
-        errorMessage="grad can be implicitly created only for scalar outputs",
-        messagePattern="grad can be implicitly created only for scalar outputs",
-        filePath="torch/autograd/__init__.py",
-        lineNumber=2,
-    )
+    grad = "grad can be implicitly created only for scalar outputs"
+    torch = Record("t", "pytorch/pytorch", "t", grad, grad, filePath="torch/autograd/__init__.py", lineNumber=2)
     body = f'# {SECRET}\nraise RuntimeError("grad can be implicitly created only for scalar outputs")\n# {SECRET}\n'
     for folder in ("elsewhere", "venv/lib/python3.11/site-packages"):
         target = tmp_path / folder / "torch" / "autograd" / "__init__.py"
@@ -146,15 +141,7 @@ def test_a_frame_ending_like_a_library_file_outside_library_locations_is_not_rea
         target.write_text(body)
     project = tmp_path / "project"
     project.mkdir()
-    paths = LocalPaths(
-        roots=(project,),
-        cargo_home=tmp_path / "cargo",
-        rustup_home=tmp_path / "rustup",
-        stdlib=None,
-        python_version="Python 3",
-        system_rust_src=(),
-        rustc_on_path=False,
-    )
+    paths = replace(local_paths(tmp_path), roots=(project,))
 
     def found(folder: str) -> object:
         frame = Frame(str(tmp_path / folder / "torch" / "autograd" / "__init__.py"), 2)
@@ -188,23 +175,9 @@ def test_a_record_path_that_climbs_out_of_the_library_is_not_followed(tmp_path: 
     (stdlib / "json").mkdir(parents=True)
     outside = tmp_path / "secret.py"
     outside.write_text(f'# {SECRET}\nraise ValueError("widget count does not match the gadgets")\n# {SECRET}\n')
-    paths = LocalPaths(
-        roots=(tmp_path / "project",),
-        cargo_home=tmp_path / "cargo",
-        rustup_home=tmp_path / "rustup",
-        stdlib=stdlib,
-        python_version="Python 3.11",
-        system_rust_src=(),
-        rustc_on_path=False,
-    )
-    climbing = Record(
-        id="c",
-        repo="python/cpython",
-        slug="c",
-        errorMessage="widget count does not match the gadgets",
-        messagePattern="widget count does not match the gadgets",
-        filePath="Lib/../../secret.py",  # from lib/python3.11 up to the folder that holds secret.py
-        lineNumber=2,
-    )
-    event = ErrorEvent("python", "ValueError", "widget count does not match the gadgets")
+    paths = replace(local_paths(tmp_path), roots=(tmp_path / "project",), stdlib=stdlib)
+    message = "widget count does not match the gadgets"
+    # From lib/python3.11 up to the folder that holds secret.py.
+    climbing = Record("c", "python/cpython", "c", message, message, filePath="Lib/../../secret.py", lineNumber=2)
+    event = ErrorEvent("python", "ValueError", message)
     assert library_source(climbing, event, paths) is None
