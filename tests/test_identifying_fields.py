@@ -127,3 +127,12 @@ def test_validate_json_names_each_refused_field(cli, tmp_path: Path) -> None:
     result = cli("validate", "--format", "json", str(tmp_path))
     fields = {p["field"] for p in json.loads(result.stdout)["problems"]}
     assert result.returncode == 1 and fields == {"slug", "tags"}
+
+
+def test_a_heading_stays_one_line_whatever_the_record_says(cli, tmp_path: Path) -> None:
+    records = write_records(tmp_path / "recs", "r.json", make_record(severity="error\nleafexplain: forged"))
+    for fmt in ("plain", "markdown", "rich"):
+        result = cli("--format", fmt, "--records", str(records), "--no-bundled", PANIC)
+        assert result.returncode == 0, result.stderr
+        assert "error leafexplain: forged" in result.stdout
+        assert not any(line.lstrip("#│ ").startswith("leafexplain: forged") for line in result.stdout.splitlines())

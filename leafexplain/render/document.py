@@ -199,7 +199,8 @@ def record_sections(
 
 
 def _heading(parts: list[str | None]) -> str:
-    return " · ".join(safe(p, 200) for p in parts if p)
+    # One line, whatever a record's severity holds: a newline in it would print a line of its own.
+    return " · ".join(" ".join(safe(p, 200).split()) for p in parts if p)
 
 
 def _match_fact(candidate: Candidate) -> str:
