@@ -142,7 +142,7 @@ def fetcher(files: Fingerprint, rows: Rows) -> Callable[[int], Record]:
 
     def fetch(index: int) -> Record:
         row = rows[index]
-        file_number, offset, length, item, line = rows.place(index)
+        file_number, offset, length, item, line = rows.place(index, len(files))
         path = files[file_number][0]
         try:
             with open_regular(path) as handle:  # replaced by a FIFO since the scan: refused, not waited on
@@ -263,7 +263,8 @@ def load(
         try:
             loaded = read_index(path, files)
         except IndexDamaged as exc:
-            warn(f"the record index {path} was damaged ({exc}); rebuilding it")
+            reason = exc if isinstance(exc, IndexDamaged) else "a row does not match the record files"
+            warn(f"the record index {path} was damaged ({reason}); rebuilding it")
             loaded = None
         except IndexUnusable:
             loaded = None
@@ -306,16 +307,19 @@ def _fetch_or_rebuild(
     def fetch_or_rebuild(index: int) -> Record:
         try:
             return fetch(index)
-        except IndexUnusable:
+        except IndexUnusable as exc:
             if not rebuilt:
                 rebuilt.append(fresh())
             wanted = catalog.ids[index]
             found = [n for n, record_id in enumerate(rebuilt[0].ids) if record_id == wanted]
-            if found:
+            if found and not isinstance(exc, IndexDamaged):
                 return rebuilt[0].record(found[0])
             with contextlib.suppress(OSError):
                 path.unlink()
-            warn(f"the record index {path} was damaged (a row does not match the record files); rebuilding it")
+            reason = exc if isinstance(exc, IndexDamaged) else "a row does not match the record files"
+            warn(f"the record index {path} was damaged ({reason}); rebuilding it")
+            if found:
+                return rebuilt[0].record(found[0])
             if index >= len(rebuilt[0]):
                 raise
             return rebuilt[0].record(index)

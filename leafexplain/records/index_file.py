@@ -21,7 +21,7 @@ from leafexplain.records.files import MAX_SINGLE_FILE_BYTES
 from leafexplain.version import __version__
 
 # 3: a checksum after the magic line; 4: each record's other wordings, word frequencies;
-# 5: rows ended by ROW_END, each record's place as numbers, all of it checked at load
+# 5: rows ended by ROW_END, each record's place as numbers, their shape checked at load
 INDEX_FORMAT = 5
 
 
@@ -132,10 +132,11 @@ def _decode(data: bytes) -> tuple[dict[str, object], Rows, HashedIndex]:
         raise IndexDamaged("its sizes disagree")
     _check_meta(meta, count)
     rows = _check_rows(data[pos:], count)
-    _check_places(places, count, len(meta["files"]))
-    if len(hashes) != len(postings) or (postings and max(postings) >= count):
-        raise IndexDamaged("its word index names rows that are not there")
-    return meta, Rows(rows, places), HashedIndex(hashes, postings)
+    if len(places) != count * len(PLACE_FIELDS):
+        raise IndexDamaged("its sizes disagree")
+    if len(hashes) != len(postings):
+        raise IndexDamaged("its sizes disagree")
+    return meta, Rows(rows, places), HashedIndex(hashes, postings, count)
 
 
 def _check_meta(meta: dict[Any, Any], count: int) -> None:
@@ -163,20 +164,6 @@ def _check_rows(blob: bytes, count: int) -> list[bytes]:
     return blob.split(ROW_END.encode())[:-1]
 
 
-def _check_places(places: array[int], count: int, files: int) -> None:
-    """Each record's place: a file the header names, offsets and lengths that can be read."""
-    width = len(PLACE_FIELDS)
-    if len(places) != count * width:
-        raise IndexDamaged("its sizes disagree")
-    if not count:
-        return
-    file, offset, length, item, line = (places[n::width] for n in range(width))
-    if min(min(file), min(offset), min(length), min(line)) < 0 or min(item) < -1:
-        raise IndexDamaged("its record places are out of range")
-    if max(file) >= files or max(length) > MAX_RECORD_BYTES:
-        raise IndexDamaged("its record places are out of range")
-
-
 class Rows:
     """The index rows, decoded one at a time when asked for, and where each record lies."""
 
@@ -196,10 +183,15 @@ class Rows:
             self.cache[index] = row
         return row
 
-    def place(self, index: int) -> tuple[int, ...]:
-        """(file, offset, length, item, line) of the record in row `index`."""
+    def place(self, index: int, files: int) -> tuple[int, ...]:
+        """(file, offset, length, item, line) of the record in row `index`, of the `files` the header names.
+        Checked here, for the few records a run reads in full, rather than all of them at load; a place that
+        cannot be (a file not named, a length past any record's) means the index is not ours: IndexDamaged."""
         width = len(PLACE_FIELDS)
-        return tuple(self.places[index * width : (index + 1) * width])
+        file, offset, length, item, line = self.places[index * width : (index + 1) * width]
+        if not (0 <= file < files and offset >= 0 and 0 <= length <= MAX_RECORD_BYTES and item >= -1 and line >= 0):
+            raise IndexDamaged(f"the place of row {index} is out of range")
+        return file, offset, length, item, line
 
 
 class Column(Sequence[Any]):
@@ -217,16 +209,18 @@ class Column(Sequence[Any]):
 
 class HashedIndex:
     """Word -> rows, looked up by the word's checksum in a sorted array (a collision only adds a
-    candidate, which the pattern then rejects)."""
+    candidate, which the pattern then rejects). A row number past the rows (an index that is not ours)
+    is passed over here, for the few words a run looks up, rather than checked for all at load."""
 
-    def __init__(self, hashes: array[int], postings: array[int]) -> None:
-        self.hashes, self.postings = hashes, postings
+    def __init__(self, hashes: array[int], postings: array[int], rows: int) -> None:
+        self.hashes, self.postings, self.rows = hashes, postings, rows
 
     def get(self, word: str, default: Sequence[int] = ()) -> Sequence[int]:
         key = zlib.crc32(word.encode())
         i = bisect_left(self.hashes, key)
         found = []
         while i < len(self.hashes) and self.hashes[i] == key:
-            found.append(self.postings[i])
+            if self.postings[i] < self.rows:
+                found.append(self.postings[i])
             i += 1
         return found or default
