@@ -263,8 +263,7 @@ def load(
         try:
             loaded = read_index(path, files)
         except IndexDamaged as exc:
-            reason = exc if isinstance(exc, IndexDamaged) else "a row does not match the record files"
-            warn(f"the record index {path} was damaged ({reason}); rebuilding it")
+            warn(f"the record index {path} was damaged ({exc}); rebuilding it")
             loaded = None
         except IndexUnusable:
             loaded = None
