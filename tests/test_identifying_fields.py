@@ -13,6 +13,7 @@ from leafexplain.models import Record
 from leafexplain.records import load_paths
 from leafexplain.records.catalog import catalog_from_records
 from leafexplain.records.completion_lists import completion_values
+from leafexplain.render import Style, to_text
 from leafexplain.render.summary import summary_text
 from leafexplain.text import safe_link
 from tests.conftest import make_record, write_records
@@ -108,6 +109,9 @@ def test_a_command_to_copy_is_quoted_for_the_shell(cli) -> None:
 
     report = explain(PANIC, Matcher([odd]))
     assert "More: leafexplain show 'x; touch pwned'" in summary_text(report.findings)
+    for fmt in ("github", "sarif"):  # the CI formats say it too
+        text = to_text(report, Style(fmt))
+        assert "leafexplain show 'x; touch pwned'" in text and "leafexplain show x; touch" not in text, fmt
     shown = cli("show", "$(touch pwned); x")
     assert shown.returncode == 1
     assert "(try `leafexplain search '$(touch pwned); x'`)" in shown.stderr

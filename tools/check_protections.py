@@ -447,8 +447,8 @@ MUTATIONS += [
     (
         "M57 a command to copy is quoted",
         "leafexplain/render/summary.py",
-        "show {shlex.quote(record.id)}",
-        "show {record.id}",
+        "show {shlex.quote(record_id)}",
+        "show {record_id}",
         [T + "test_identifying_fields.py::test_a_command_to_copy_is_quoted_for_the_shell"],
     ),
     (

@@ -15,6 +15,7 @@ from leafexplain.env import Environment
 from leafexplain.models import Finding, Located, Record, Report
 from leafexplain.render import Row, Style, emit
 from leafexplain.render.document import safe
+from leafexplain.render.summary import show_command
 from leafexplain.render.workspace import error_place, workspace
 from leafexplain.text import safe_link
 
@@ -78,7 +79,7 @@ def annotation(finding: Finding, found: Located | None, root: str) -> tuple[str,
     link = record_link(record)
     if link:
         body.append(f"Where it is raised: {link}")
-    body.append(f"More: leafexplain show {safe(record.id, 64)}")
+    body.append(f"More: {show_command(safe(record.id, 64))}")
     return "error", workflow_command("error", properties, "\n".join(body))
 
 

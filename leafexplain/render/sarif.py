@@ -21,7 +21,7 @@ from leafexplain.render import Row, Style, emit
 from leafexplain.render.document import safe
 from leafexplain.render.github import error_line
 from leafexplain.render.markdown import _md_escape
-from leafexplain.render.summary import SOLUTIONS_SHOWN
+from leafexplain.render.summary import SOLUTIONS_SHOWN, show_command
 from leafexplain.render.workspace import error_place, relative_path, workspace
 from leafexplain.text import safe_link
 from leafexplain.version import __version__
@@ -50,8 +50,8 @@ def rule(record: Record) -> dict[str, Any]:
     if link:
         text.append(f"Where it is raised: {link}")
         markdown.append(f"[Where it is raised]({link})")
-    text.append(f"More: leafexplain show {record.id}")
-    markdown.append(f"More: `leafexplain show {record.id}`")
+    text.append(f"More: {show_command(record.id)}")
+    markdown.append(f"More: `{show_command(record.id)}`")
     found: dict[str, Any] = {
         "id": record.id,
         "name": record.slug,

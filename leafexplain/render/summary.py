@@ -25,6 +25,11 @@ def _first_sentences(text: str, count: int) -> str:
     return words[: end - 1]
 
 
+def show_command(record_id: str) -> str:
+    """`leafexplain show ID`: a command to copy, so the id is quoted for the shell (whatever a record holds)."""
+    return f"leafexplain show {shlex.quote(record_id)}"
+
+
 def summary_text(findings: Iterable[Finding], width: int = 100) -> str:
     """What each explained error means, its first fixes and its link: a few lines for a test report."""
 
@@ -51,6 +56,6 @@ def summary_text(findings: Iterable[Finding], width: int = 100) -> str:
                 lines += wrapped(solution, f"  {number}. ", "     ")
         if record.githubUrl:
             lines += ["", f"Where it is raised: {safe(record.githubUrl, 500)}"]
-        lines.append(f"More: leafexplain show {shlex.quote(record.id)}")  # a command to copy: quoted for the shell
+        lines.append(f"More: {show_command(record.id)}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
