@@ -16,10 +16,10 @@ function __leafexplain_option_takes_value --argument-names cmdpath option
             contains -- $option --file -f --format -F --color --width --threshold --records --root
             return
         case 'demo'
-            contains -- $option --format -F --color --width --records
+            contains -- $option --format -F --color --width --threshold --records --root
             return
         case 'run'
-            contains -- $option --format -F --color --width --threshold --records
+            contains -- $option --format -F --color --width --threshold --records --root
             return
         case 'show'
             contains -- $option --format -F --color --width --records
@@ -179,7 +179,8 @@ complete -c leafexplain -n '__leafexplain_at ""' -l color -x -d 'Colour; auto us
 complete -c leafexplain -n '__leafexplain_at ""' -l width -x -d 'Output width in columns.'
 complete -c leafexplain -n '__leafexplain_at ""' -l threshold -x -d 'Fuzzy-match cut-off, 0-100 (default 85).'
 complete -c leafexplain -n '__leafexplain_at ""' -l all -d 'Show every candidate at or above the cut-off.'
-complete -c leafexplain -n '__leafexplain_at ""' -l full -d 'Also show handling strategy, guards and try/catch patterns.'
+complete -c leafexplain -n '__leafexplain_at ""' -l full -d 'Show everything the record has, not one screen per error.'
+complete -c leafexplain -n '__leafexplain_at ""' -l verbose -s v -d 'Also show match details: method, score, characters, id.'
 complete -c leafexplain -n '__leafexplain_at ""' -l records -r -F -d 'Also load records from this file or folder (repeatable).'
 complete -c leafexplain -n '__leafexplain_at ""' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
 complete -c leafexplain -n '__leafexplain_at ""' -l no-source -d 'Leave out your code and the library source installed here.'
@@ -194,7 +195,8 @@ complete -c leafexplain -n '__leafexplain_at "explain"' -l color -x -d 'Colour; 
 complete -c leafexplain -n '__leafexplain_at "explain"' -l width -x -d 'Output width in columns.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l threshold -x -d 'Fuzzy-match cut-off, 0-100 (default 85).'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l all -d 'Show every candidate at or above the cut-off.'
-complete -c leafexplain -n '__leafexplain_at "explain"' -l full -d 'Also show handling strategy, guards and try/catch patterns.'
+complete -c leafexplain -n '__leafexplain_at "explain"' -l full -d 'Show everything the record has, not one screen per error.'
+complete -c leafexplain -n '__leafexplain_at "explain"' -l verbose -s v -d 'Also show match details: method, score, characters, id.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l records -r -F -d 'Also load records from this file or folder (repeatable).'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l no-source -d 'Leave out your code and the library source installed here.'
@@ -207,8 +209,14 @@ complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -d 'Outpu
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l width -x -d 'Output width in columns.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l threshold -x -d 'Fuzzy-match cut-off, 0-100 (default 85).'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l all -d 'Show every candidate at or above the cut-off.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l full -d 'Show everything the record has, not one screen per error.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l verbose -s v -d 'Also show match details: method, score, characters, id.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l records -r -F -d 'Also load records from this file or folder (repeatable).'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l no-source -d 'Leave out your code and the library source installed here.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l root -x -a '(__fish_complete_directories)' -d 'Also resolve relative paths in the error in DIR.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l help -s h -d 'Show this message and exit.'
 
 # leafexplain run
@@ -218,8 +226,13 @@ complete -c leafexplain -n '__leafexplain_at "run"' -l color -x -a 'auto always 
 complete -c leafexplain -n '__leafexplain_at "run"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l width -x -d 'Output width in columns.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l threshold -x -d 'Fuzzy-match cut-off, 0-100 (default 85).'
+complete -c leafexplain -n '__leafexplain_at "run"' -l all -d 'Show every candidate at or above the cut-off.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l full -d 'Show everything the record has, not one screen per error.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l verbose -s v -d 'Also show match details: method, score, characters, id.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l records -r -F -d 'Also load records from this file or folder (repeatable).'
 complete -c leafexplain -n '__leafexplain_at "run"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l no-source -d 'Leave out your code and the library source installed here.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l root -x -a '(__fish_complete_directories)' -d 'Also resolve relative paths in the error in DIR.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l help -s h -d 'Show this message and exit.'
 complete -c leafexplain -n '__leafexplain_at "run" 0+' -a '(__leafexplain_command_line)'
 

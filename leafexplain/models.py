@@ -177,6 +177,9 @@ class Collected(NamedTuple):
     dropped: int = 0
 
 
+Confidence = Literal["exact wording", "same error, other version's wording", "similar message"]
+
+
 class Candidate(NamedTuple):
     """A record scored against an event."""
 
@@ -185,6 +188,15 @@ class Candidate(NamedTuple):
     method: Literal["regex", "fuzzy"]
     span: tuple[int, int] | None = None  # the matched span in the event's message
     reasons: tuple[str, ...] = ()
+    wording: str | None = None  # the `versions` of the messageVariants entry that matched; None: the record's own
+
+    @property
+    def confidence(self) -> Confidence:
+        """How sure the match is, in words: a pattern hit on the record's own wording, on another
+        version's wording, or a message that is only similar."""
+        if self.method == "regex":
+            return "exact wording" if self.wording is None else "same error, other version's wording"
+        return "similar message"
 
 
 class Finding(NamedTuple):

@@ -93,7 +93,9 @@ def test_all_shows_other_candidates_and_threshold_changes_cutoff(cli) -> None:
     strict = json.loads(cli("--format", "json", "--threshold", "100", input=text).stdout)["events"][0]
     assert strict["matches"] == [] and strict["near"]
     shown = cli("--format", "plain", "--all", input=text).stdout
-    assert "Other candidates" in shown and "already-borrowed-borrowmuterror" in shown
+    assert '  also:    the Rust std record "already borrowed: BorrowMutError", similar message' in shown
+    full = cli("--format", "plain", "--all", "--full", input=text).stdout
+    assert "Other candidates" in full and '"already borrowed: BorrowMutError"' in full
 
 
 def test_full_adds_handling_sections(cli) -> None:

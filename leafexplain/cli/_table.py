@@ -33,6 +33,7 @@ EXPLAIN_OPTIONS = {
     "--records": {"dest": "records", "kind": "text", "multiple": True},
     "--root": {"dest": "root", "kind": "text", "multiple": False},
     "--threshold": {"dest": "threshold", "kind": "float", "max": 100, "min": 0, "multiple": False},
+    "--verbose": {"dest": "verbose", "kind": "flag", "multiple": False},
     "--width": {"dest": "width", "kind": "int", "max": 1000, "min": 20, "multiple": False},
     "-F": {
         "choices": ("auto", "rich", "plain", "json", "markdown"),
@@ -41,6 +42,7 @@ EXPLAIN_OPTIONS = {
         "multiple": False,
     },
     "-f": {"dest": "file", "kind": "text", "multiple": False},
+    "-v": {"dest": "verbose", "kind": "flag", "multiple": False},
 }
 
 # `leafexplain --help` as click prints it on a terminal of 80 columns or more.

@@ -94,7 +94,7 @@ def explain_command() -> click.Command:
 
 
 @app.command(epilog="Example: leafexplain demo --format plain")
-@shared(*OUTPUT, *RECORDS)
+@shared(*EXPLAIN)
 def demo(*, opts: Options) -> None:
     """Explain the example burn panic shipped with leafexplain (a first look, no input needed)."""
     from leafexplain.bundled import example_path
@@ -106,7 +106,7 @@ def demo(*, opts: Options) -> None:
     context_settings={"allow_interspersed_args": False},  # everything from CMD on is the command's own
     epilog="Examples: leafexplain run -- cargo test  ·  leafexplain run -- python train.py --epochs 3",
 )
-@shared(*OUTPUT, "threshold", *RECORDS)
+@shared(*EXPLAIN)
 def run(
     command: Annotated[list[str], typer.Argument(metavar="-- CMD [ARGS]...", help="The command to run.")],
     *,

@@ -48,6 +48,8 @@ def _candidate(c: Candidate) -> dict[str, Any]:
         "messagePattern": r.messagePattern,
         "score": c.score,
         "method": c.method,
+        "confidence": c.confidence,
+        "wording": c.wording,
         "span": list(c.span) if c.span else None,
         "reasons": list(c.reasons),
         "filePath": r.filePath,
