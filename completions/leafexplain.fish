@@ -163,7 +163,7 @@ complete -c leafexplain -n '__leafexplain_at "" sub' -a demo -d 'Explain the exa
 complete -c leafexplain -n '__leafexplain_at "" sub' -a run -d 'Run a command, pass its output through, then explain its errors (on stderr);...'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a show -d 'Show one record in full.'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a list -d 'List records: id, repository, error type and message.'
-complete -c leafexplain -n '__leafexplain_at "" sub' -a search -d 'Fuzzy search over the records, best first.'
+complete -c leafexplain -n '__leafexplain_at "" sub' -a search -d 'Search the records by relevance, best first; exit 1 when none is relevant.'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a validate -d 'Check record files against the schema; exit 1 if anything is wrong.'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a verify -d 'Check records against a local copy of their repository: commit, file, message...'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a new -d 'Scaffold a record from where its message is raised: slug, id and link computed.'

@@ -18,7 +18,7 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
                 , @('run', 'Run a command, pass its output through, then explain its errors (on stderr);...')
                 , @('show', 'Show one record in full.')
                 , @('list', 'List records: id, repository, error type and message.')
-                , @('search', 'Fuzzy search over the records, best first.')
+                , @('search', 'Search the records by relevance, best first; exit 1 when none is relevant.')
                 , @('validate', 'Check record files against the schema; exit 1 if anything is wrong.')
                 , @('verify', 'Check records against a local copy of their repository: commit, file, message...')
                 , @('new', 'Scaffold a record from where its message is raised: slug, id and link computed.')

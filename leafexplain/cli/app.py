@@ -182,12 +182,16 @@ def search(
     *,
     opts: Options,
 ) -> None:
-    """Fuzzy search over the records, best first."""
-    from leafexplain.records.search import search_records
+    """Search the records by relevance, best first; exit 1 when none is relevant."""
+    from leafexplain.records.search import MAX_QUERY_CHARS, search_records
 
     env = _env()
-    rows = search_records(load_catalog(opts, env), " ".join(query), limit)
-    _write_table(rows, f"no record matches '{' '.join(query)}'", opts, env)
+    words = " ".join(query)
+    found = search_records(load_catalog(opts, env), words, limit)
+    if found.query_cut:
+        warn(env, f"the query is long: searched for its first {MAX_QUERY_CHARS} characters")
+    shown = words if len(words) <= 80 else words[:79] + "…"
+    _write_table(found.rows, f"no record is relevant to '{shown}' (try fewer or other words)", opts, env)
 
 
 def _records_read_afresh(paths: list[Path] | None, opts: Options) -> Any:
