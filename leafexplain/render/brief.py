@@ -27,6 +27,7 @@ SEARCH_WORDS = 6
 _EXAMPLE_MARK = re.compile(r"^\s*(?://|#)\s*(before|after)\s*:?\s*$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`'\"])")
 _SEARCHABLE = re.compile(r"[A-Za-z][A-Za-z_'-]{2,}")
+_TRAILING_COMMENT = re.compile(r"\s+(?://|#)\s.*$")
 
 
 class CodeLine(NamedTuple):
@@ -93,6 +94,10 @@ def sentences(text: str, limit: int) -> str:
     return taken
 
 
+def _code_only(line: str) -> str:
+    return _TRAILING_COMMENT.sub("", line).rstrip()
+
+
 def example_lines(example_fix: str | None) -> tuple[ExampleLine, ...]:
     """The example fix as a short before/after: the lines that change, `-` before and `+` after.
 
@@ -113,7 +118,8 @@ def example_lines(example_fix: str | None) -> tuple[ExampleLine, ...]:
     if not after:  # not in the before/after layout: the code as it is
         lines = [ExampleLine(" ", line) for line in parts[""] + before if line.strip()]
     else:
-        old, new = [b.rstrip() for b in before], [a.rstrip() for a in after]
+        # Compared without trailing comments: a comment the fix drops is no change worth showing.
+        old, new = [_code_only(b) for b in before], [_code_only(a) for a in after]
         matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
         lines = []
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():

@@ -114,7 +114,7 @@ def _card_line(line: Line) -> Text:
     text = Text(no_wrap=True, overflow="ignore")
     for segment in line:
         if segment.role == "link":
-            link = safe_link(segment.text)
+            link = safe_link(segment.target)  # only a checked https link goes into the hyperlink sequence
             text.append(segment.text, Style(link=link, underline=True, color="blue") if link else None)
         elif segment.language and segment.text.strip():
             code = Syntax(segment.text, segment.language, theme=THEME, background_color="default").highlight(

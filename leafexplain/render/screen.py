@@ -1,11 +1,12 @@
 """The default view laid out for a terminal: each error in one screen of rows at the given width.
 
-Shared by the rich and plain formats: rows are counted as the terminal will show them, parts are
-kept by priority until the screen is full (the header, the message, your line, why, the first
-fix and the link always; then the second fix, the example, the third fix, more of your code, more
-of the example). Prose wraps between words; code is never wrapped: a line too long loses its
-trailing comment, then is cut between tokens with a visible `…`. A link is never cut: a terminal
-that shows OSC 8 hyperlinks gets the place as a link, any other the whole URL on a row of its own.
+Shared by the rich and plain formats. Rows are counted as the terminal will show them, and parts
+are kept by priority until the screen is full: the header, the message, your line, why, the first
+fix and the link always; then the second fix, two lines of the example, the lines around yours,
+the example up to five lines, the third fix, the rest of the example. Prose wraps between words;
+code is never wrapped: a line too long loses its trailing comment, then is cut between tokens with
+a visible `…`. A link is never cut: a terminal that shows OSC 8 hyperlinks gets the place as a
+link, any other the whole URL on a row of its own.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ MATCHED_ROWS = 2
 WHY_ROWS = 3
 FIX_ROWS = 3
 MIN_EXAMPLE_LINES = 2
+COMFORTABLE_EXAMPLE_LINES = 5  # an example this long comes before a third fix
 INDENT = "  "
 GUTTER = 11  # labels (`matched:`, `why:`, `before:`) in a column of their own, text beside them
 CUT = "…"
 _TOKEN_END = re.compile(r"[\s.,;:()\[\]{}<>=+*/|&!?-]")
 _TRAILING_COMMENT = re.compile(r"\s+(?://|#)\s.*$")
+_PATH_BREAK = re.compile(r"[/\\_.:-]")
 
 
 class Segment(NamedTuple):
@@ -39,6 +42,7 @@ class Segment(NamedTuple):
     role: str = "text"  # heading, unknown, message, span, label, before, after, example, text, dim, path, code,
     # marked, link
     language: str = ""
+    target: str = ""  # a link's URL (its text may be the place it leads to)
 
 
 Line = tuple[Segment, ...]
@@ -75,8 +79,9 @@ def wrap_ranges(text: str, room: int) -> list[tuple[int, int]]:
             gap = 0
         if not used:
             start = word.start()
-        while size > room:  # a path or URL in prose longer than the row
-            cut = start + room
+        while size > room:  # a path in prose longer than the row: broken after a `/`, `-` or `.` if it can be
+            breaks = [m.end() for m in _PATH_BREAK.finditer(text, start + 1, start + room)]
+            cut = breaks[-1] if breaks and breaks[-1] - start > room // 2 else start + room
             out.append((start, cut))
             start, size = cut, cells(text[cut : word.end()])
         used += gap + size
@@ -239,7 +244,7 @@ def _example(explanation: Explanation, count: int, width: int) -> list[Line]:
         previous = line.mark
     hidden = len(explanation.example) - len(lines)
     if hidden > 0:
-        out.append((Segment(" " * GUTTER), Segment(f"{CUT} {hidden} more lines: {explanation.more}", "dim")))
+        out.append((Segment(" " * GUTTER), Segment(f"{CUT} {hidden} more lines with --full", "dim")))
     return out
 
 
@@ -248,13 +253,13 @@ def _source(explanation: Explanation, width: int, hyperlinks: bool) -> list[Line
     OSC 8 links; elsewhere the whole URL follows on a row of its own."""
     url = explanation.url
     if explanation.raised is None:
-        return labelled("raised", [(Segment(url, "link"),)]) if url else []
+        return labelled("raised", [(Segment(url, "link", target=url),)]) if url else []
     if url and hyperlinks:
-        return labelled("raised", [(Segment(explanation.raised, "link"),)])
+        return labelled("raised", [(Segment(explanation.raised, "link", target=url),)])
     out = _text_rows("raised", explanation.raised, width, 2, "path")
     if url:
         indent = " " * GUTTER if cells(url) <= width - GUTTER else INDENT
-        out.append((Segment(indent), Segment(url, "link")))
+        out.append((Segment(indent), Segment(url, "link", target=url)))
     return out
 
 
@@ -293,23 +298,29 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
         left -= needed
         return True
 
+    def grow_example(example: list[Line], count: int, up_to: int) -> tuple[list[Line], int]:
+        nonlocal left
+        while example and count < min(up_to, len(first.example)):
+            longer = _example(first, count + 1, width)
+            left += total_rows(example, width)
+            if not fits(longer):
+                left -= total_rows(example, width)
+                break
+            example, count = longer, count + 1
+        return example, count
+
     extra_fixes = [f for f in fixes[1:2] if fits(f)]
     example_count = min(len(first.example), MIN_EXAMPLE_LINES if len(first.example) > MIN_EXAMPLE_LINES + 1 else 3)
     example = _example(first, example_count, width) if first.example else []
     if example and not fits(example):
         example = []
-    extra_fixes += [f for f in fixes[2:3] if len(extra_fixes) == 1 and fits(f)]
     code = your_line
     context = _code(brief, width, marked_only=False)
     if len(context) > len(code) and fits(context[len(code) :]):
         code = context
-    while example and example_count < len(first.example):
-        longer = _example(first, example_count + 1, width)
-        left += total_rows(example, width)
-        if not fits(longer):
-            left -= total_rows(example, width)
-            break
-        example, example_count = longer, example_count + 1
+    example, example_count = grow_example(example, example_count, COMFORTABLE_EXAMPLE_LINES)
+    extra_fixes += [f for f in fixes[2:3] if len(extra_fixes) == 1 and fits(f)]
+    example, example_count = grow_example(example, example_count, len(first.example))
     shown_fixes = [row for f in [*fixes[:1], *extra_fixes] for row in f]
     return top + code + why + shown_fixes + example + source + others + later + more
 
