@@ -138,6 +138,25 @@ def test_python_script_output_passes_through_byte_for_byte(tmp_path: Path) -> No
     assert EXPLAINED.encode() in wrapped.stderr[len(direct.stderr) :]
 
 
+def test_run_shows_what_explain_shows_and_takes_its_options(tmp_path: Path) -> None:
+    """The same explanation as `explain` of the command's output, your code included; explain's options."""
+    script = tmp_path / "load.py"
+    script.write_text('import json\n\n\ndef load(text):\n    return json.loads(text)\n\n\nload("")\n')
+    env = plain_env(tmp_path)
+    direct = subprocess.run([sys.executable, script.name], capture_output=True, env=env, cwd=tmp_path, timeout=60)
+    for options in ((), ("--full",), ("--verbose", "--all"), ("--no-source",), ("--root", str(tmp_path))):
+        wrapped = wrap(sys.executable, script.name, env=env, cwd=tmp_path, options=options)
+        assert wrapped.returncode == 1 and wrapped.stderr.startswith(direct.stderr)
+        explained = subprocess.run(
+            [*leafexplain_command(), *options], input=direct.stderr, capture_output=True, env=env, cwd=tmp_path
+        )
+        assert wrapped.stderr[len(direct.stderr) :] == b"\n" + explained.stdout, options
+    default = wrap(sys.executable, script.name, env=env, cwd=tmp_path).stderr.decode()
+    assert "         > 5 |     return json.loads(text)" in default, "your code, read from the file"
+    assert "           4 | def load(text):" in default
+    assert "Your code" in wrap(sys.executable, script.name, env=env, cwd=tmp_path, options=("--full",)).stderr.decode()
+
+
 def test_pytest_run_is_explained(tmp_path: Path) -> None:
     (tmp_path / "test_config.py").write_text('import json\n\n\ndef test_config():\n    assert json.loads("") == {}\n')
     result = wrap(
