@@ -185,3 +185,17 @@ def test_nothing_in_the_input_or_the_records_reads_files_for_the_json_case(cli) 
     out = cli("--format", "plain", "--no-source", "--file", str(OUTPUTS / "python" / "json-decode.txt")).stdout
     assert "         > 7 | return json.loads(text)" in out
     assert str(Path("/tmp/leafexplain-corpus/python/json_decode.py")) + ":7 in load_config" in out
+
+
+@pytest.mark.parametrize("width", ["60", "80"])
+@pytest.mark.parametrize("full", [False, True])
+@pytest.mark.parametrize(
+    "fmt", [["--format", "plain"], ["--format", "markdown"], ["--format", "rich", "--color", "always"]]
+)
+def test_links_are_whole_in_every_format_and_width(cli, fmt: list[str], full: bool, width: str) -> None:
+    url = seed_record()["githubUrl"]
+    out = cli(*fmt, "--width", width, *(["--full"] if full else []), "--no-source", "--file", str(LEAF)).stdout
+    lines = re.sub(r"\x1b\]8;[^\x1b]*\x1b\\\\|\x1b\[[0-9;]*m", "", out).split("\n")
+    assert any(url in line for line in lines), "the URL on one line, never wrapped or cut"
+    if "rich" in fmt:
+        assert f";{url}\x1b\\" in out, "and the terminal's hyperlink to it"

@@ -73,7 +73,7 @@ class ViewRenderable:
             message.stylize(SPAN_STYLE, *view.span)
         facts = Table.grid(padding=(0, 1))
         facts.add_column(style="dim", no_wrap=True)
-        facts.add_column()
+        facts.add_column(overflow="fold")  # a long path wraps; it is never cut
         for key, value in view.facts:
             facts.add_row(f"{key}:", Text(value))
         border = "green" if view.explained else "red"
@@ -87,7 +87,10 @@ class ViewRenderable:
             yield Text("")
             yield Text(section.title, style=SECTION_STYLE)
             for block in section.blocks:
-                yield Padding(_block(block), (0, 0, 0, 2))  # type: ignore[arg-type]
+                if block.kind == "link":  # not padded: padding would crop a link wider than the screen
+                    yield Text.assemble("  ", _block(block), no_wrap=True, overflow="ignore")  # type: ignore[arg-type]
+                else:
+                    yield Padding(_block(block), (0, 0, 0, 2))  # type: ignore[arg-type]
         yield Text("")
 
 
