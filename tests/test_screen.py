@@ -218,3 +218,10 @@ def test_golden_screens(name: str, columns: int, rows: int, terminal_user: Isola
         golden.parent.mkdir(parents=True, exist_ok=True)
         golden.write_text(screen, encoding="utf-8")
     assert screen == golden.read_text(encoding="utf-8")
+
+
+def test_the_readme_shows_the_golden_screens() -> None:
+    """README's two screenshots (one Rust, one Python, 80 columns) are the golden screens of the real command."""
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    for name in ("burn-seed", "cpython-json"):
+        assert f"```text\n{(GOLDEN / f'{name}.80x24.txt').read_text(encoding='utf-8')}```" in readme, name
