@@ -191,7 +191,7 @@ def _where(brief: Brief, width: int) -> list[Line]:
 def _matched(explanation: Explanation, width: int) -> list[Line]:
     room = width - GUTTER
     said = match_words_within(explanation.candidate, room, verbose=explanation.verbose)
-    return _text_rows("matched", said, width, MATCHED_ROWS)
+    return _text_rows("matched", said, width, MATCHED_ROWS + explanation.verbose)
 
 
 def _why(text: str, width: int) -> list[Line]:

@@ -77,7 +77,9 @@ def match_words_within(candidate: Candidate, room: int, *, verbose: bool = False
     if over <= 0:
         return whole
     title = len(headline(candidate.record))
-    return match_words(candidate, verbose=verbose, title_chars=max(title - over, TITLE_CHARS // 2))
+    if title - over < TITLE_CHARS // 2:  # it takes two rows whatever: the message as long as usual
+        return match_words(candidate, verbose=verbose)
+    return match_words(candidate, verbose=verbose, title_chars=title - over)
 
 
 def near_words(candidate: Candidate, *, verbose: bool = False) -> str:
