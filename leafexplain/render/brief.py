@@ -27,7 +27,7 @@ SEARCH_WORDS = 6
 _EXAMPLE_MARK = re.compile(r"^\s*(?://|#)\s*(before|after)\s*:?\s*$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`'\"])")
 _SEARCHABLE = re.compile(r"[A-Za-z][A-Za-z_'-]{2,}")
-_TRAILING_COMMENT = re.compile(r"\s+(?://|#)\s.*$")
+TRAILING_COMMENT = re.compile(r"\s+(?://|#)\s.*$")  # a `// note` or `# note` after the code
 
 
 class CodeLine(NamedTuple):
@@ -95,7 +95,7 @@ def sentences(text: str, limit: int) -> str:
 
 
 def _code_only(line: str) -> str:
-    return _TRAILING_COMMENT.sub("", line).rstrip()
+    return TRAILING_COMMENT.sub("", line).rstrip()
 
 
 def example_lines(example_fix: str | None) -> tuple[ExampleLine, ...]:
@@ -178,7 +178,9 @@ def _context(event: ErrorEvent, snippet: Snippet | None) -> tuple[str, ...]:
     said = []
     if event.test:
         said.append(f"test {safe(event.test, 200)}")
-    if event.thread and event.thread not in ("main", event.test):
+    if event.thread == "<unnamed>":  # what Rust calls a spawned thread nobody named
+        said.append("an unnamed thread")
+    elif event.thread and event.thread not in ("main", event.test):
         said.append(f"thread {safe(event.thread, 200)}")
     if event.count > 1:
         said.append(f"seen {event.count} times")

@@ -16,7 +16,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from leafexplain.render.brief import Brief, ExampleLine, Explanation, split_sentences
+from leafexplain.render.brief import TRAILING_COMMENT, Brief, ExampleLine, Explanation, split_sentences
 from leafexplain.render.words import match_words_within
 
 SCREEN_ROWS = 22  # a 24-row terminal, less the command line above and the prompt below
@@ -30,7 +30,6 @@ INDENT = "  "
 GUTTER = 11  # labels (`matched:`, `why:`, `before:`) in a column of their own, text beside them
 CUT = "…"
 _TOKEN_END = re.compile(r"[\s.,;:()\[\]{}<>=+*/|&!?-]")
-_TRAILING_COMMENT = re.compile(r"\s+(?://|#)\s.*$")
 _PATH_BREAK = re.compile(r"[/\\_.:-]")
 
 
@@ -110,7 +109,7 @@ def crop_code(text: str, room: int) -> str:
     enough, else cut at the last token boundary, with `…` to show that it goes on."""
     if cells(text) <= room:
         return text
-    uncommented = _TRAILING_COMMENT.sub("", text)
+    uncommented = TRAILING_COMMENT.sub("", text)
     if uncommented != text and cells(uncommented) + 2 <= room:
         return uncommented + " " + CUT
     limit = room - 2
