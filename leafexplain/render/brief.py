@@ -10,7 +10,7 @@ import difflib
 import re
 import shlex
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
 from leafexplain.models import Candidate, ErrorEvent, Finding, Located, Record, Report, Snippet
@@ -98,6 +98,18 @@ def _code_only(line: str) -> str:
     return TRAILING_COMMENT.sub("", line).rstrip()
 
 
+def _changes(before: list[str], after: list[str], same: Callable[[str], str]) -> list[ExampleLine]:
+    """The lines that differ, `-` before and `+` after, comparing `same` of each line without its trailing
+    comment (a comment the fix drops is no change worth showing)."""
+    old, new = [same(_code_only(b)) for b in before], [same(_code_only(a)) for a in after]
+    lines = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            lines += [ExampleLine("-", line) for line in before[i1:i2] if line.strip()]
+            lines += [ExampleLine("+", line) for line in after[j1:j2] if line.strip()]
+    return lines
+
+
 def example_lines(example_fix: str | None) -> tuple[ExampleLine, ...]:
     """The example fix as a short before/after: the lines that change, `-` before and `+` after.
 
@@ -118,14 +130,10 @@ def example_lines(example_fix: str | None) -> tuple[ExampleLine, ...]:
     if not after:  # not in the before/after layout: the code as it is
         lines = [ExampleLine(" ", line) for line in parts[""] + before if line.strip()]
     else:
-        # Compared without trailing comments: a comment the fix drops is no change worth showing.
-        old, new = [_code_only(b) for b in before], [_code_only(a) for a in after]
-        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-        lines = []
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag != "equal":
-                lines += [ExampleLine("-", line) for line in before[i1:i2] if line.strip()]
-                lines += [ExampleLine("+", line) for line in after[j1:j2] if line.strip()]
+        # Lines compared as written, and without their indentation: a fix that wraps the code in a
+        # function or a block re-indents it all, and only the lines it adds say what changed. The
+        # shorter of the two differences is shown (as written, when they are as long).
+        lines = min(_changes(before, after, str.rstrip), _changes(before, after, str.strip), key=len)
         lines = lines or [ExampleLine("+", line) for line in after if line.strip()]
     common = textwrap.dedent("\n".join(line.text for line in lines)).split("\n")
     return tuple(ExampleLine(line.mark, text.rstrip()) for line, text in zip(lines, common, strict=True))
