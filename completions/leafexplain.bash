@@ -11,7 +11,7 @@
 # REPLY: the subcommands of command path $1.
 __leafexplain_subcommands() {
     case $1 in
-        '') REPLY='explain demo run show list search validate verify new import completion' ;;
+        '') REPLY='explain demo run show list search validate verify new import update completion' ;;
         'completion') REPLY='show install' ;;
         *) return 1 ;;
     esac
@@ -31,6 +31,7 @@ __leafexplain_options() {
         'verify') REPLY='--source --repo --format -F --records --no-bundled --help -h' ;;
         'new') REPLY='--repo --commit --path --line --message --pattern --class --out --help -h' ;;
         'import') REPLY='--force --help -h' ;;
+        'update') REPLY='--records --base-url --timeout --jobs -j --no-bundled --help -h' ;;
         'completion') REPLY='--help -h' ;;
         'completion show') REPLY='--help -h' ;;
         'completion install') REPLY='--help -h' ;;
@@ -143,6 +144,15 @@ __leafexplain_option_value() {
                 --pattern) REPLY='any' ;;
                 --class) REPLY='any' ;;
                 --out) REPLY='dir' ;;
+                *) return 1 ;;
+            esac
+            ;;
+        'update')
+            case $2 in
+                --records) REPLY='file' ;;
+                --base-url) REPLY='any' ;;
+                --timeout) REPLY='any' ;;
+                --jobs | -j) REPLY='any' ;;
                 *) return 1 ;;
             esac
             ;;

@@ -39,6 +39,9 @@ function __leafexplain_option_takes_value --argument-names cmdpath option
         case 'new'
             contains -- $option --repo --commit --path --line --message --pattern --class --out
             return
+        case 'update'
+            contains -- $option --records --base-url --timeout --jobs -j
+            return
     end
     return 1
 end
@@ -46,7 +49,7 @@ end
 function __leafexplain_subcommand --argument-names cmdpath word
     switch "$cmdpath"
         case ''
-            contains -- $word explain demo run show list search validate verify new import completion
+            contains -- $word explain demo run show list search validate verify new import update completion
             return
         case 'completion'
             contains -- $word show install
@@ -168,6 +171,7 @@ complete -c leafexplain -n '__leafexplain_at "" sub' -a validate -d 'Check recor
 complete -c leafexplain -n '__leafexplain_at "" sub' -a verify -d 'Check records against a local copy of their repository: commit, file, message...'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a new -d 'Scaffold a record from where its message is raised: slug, id and link computed.'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a import -d 'Validate records and copy them into your records folder, one file each.'
+complete -c leafexplain -n '__leafexplain_at "" sub' -a update -d 'Fetch the source lines where each record\'s error is raised from GitHub, for...'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a completion -d 'Print or install shell completion for bash, zsh, fish or PowerShell.'
 complete -c leafexplain -n '__leafexplain_at ""' -l version -s V -d 'Print the version and exit.'
 complete -c leafexplain -n '__leafexplain_at ""' -l help -s h -d 'Show this message and exit.'
@@ -307,6 +311,14 @@ complete -c leafexplain -n '__leafexplain_at "new"' -l help -s h -d 'Show this m
 complete -c leafexplain -n '__leafexplain_at "import"' -l force -d 'Replace a record with the same id that differs (else it is skipped).'
 complete -c leafexplain -n '__leafexplain_at "import"' -l help -s h -d 'Show this message and exit.'
 complete -c leafexplain -n '__leafexplain_at "import" 0+' -F
+
+# leafexplain update
+complete -c leafexplain -n '__leafexplain_at "update"' -l records -r -F -d 'Only the records in this file or folder (repeatable; default: all).'
+complete -c leafexplain -n '__leafexplain_at "update"' -l base-url -x -d 'The raw file service (default: $LEAFEXPLAIN_RAW_BASE, else...'
+complete -c leafexplain -n '__leafexplain_at "update"' -l timeout -x -d 'Time allowed for each file.'
+complete -c leafexplain -n '__leafexplain_at "update"' -l jobs -s j -x -d 'Files fetched at once.'
+complete -c leafexplain -n '__leafexplain_at "update"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
+complete -c leafexplain -n '__leafexplain_at "update"' -l help -s h -d 'Show this message and exit.'
 
 # leafexplain completion
 complete -c leafexplain -n '__leafexplain_at "completion" sub' -a show -d 'Print the completion script for SHELL.'

@@ -23,6 +23,7 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
                 , @('verify', 'Check records against a local copy of their repository: commit, file, message...')
                 , @('new', 'Scaffold a record from where its message is raised: slug, id and link computed.')
                 , @('import', 'Validate records and copy them into your records folder, one file each.')
+                , @('update', 'Fetch the source lines where each record''s error is raised from GitHub, for...')
                 , @('completion', 'Print or install shell completion for bash, zsh, fish or PowerShell.')
             )
             'completion' = @(
@@ -174,6 +175,16 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
                 , @('--help', 'Show this message and exit.')
                 , @('-h', 'Show this message and exit.')
             )
+            'update' = @(
+                , @('--records', 'Only the records in this file or folder (repeatable; default: all).')
+                , @('--base-url', 'The raw file service (default: $LEAFEXPLAIN_RAW_BASE, else...')
+                , @('--timeout', 'Time allowed for each file.')
+                , @('--jobs', 'Files fetched at once.')
+                , @('-j', 'Files fetched at once.')
+                , @('--no-bundled', 'Leave out the records shipped with leafexplain.')
+                , @('--help', 'Show this message and exit.')
+                , @('-h', 'Show this message and exit.')
+            )
             'completion' = @(
                 , @('--help', 'Show this message and exit.')
                 , @('-h', 'Show this message and exit.')
@@ -257,6 +268,11 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
         $optionValues.Add('new --pattern', 'any')
         $optionValues.Add('new --class', 'any')
         $optionValues.Add('new --out', 'dir')
+        $optionValues.Add('update --records', 'file')
+        $optionValues.Add('update --base-url', 'any')
+        $optionValues.Add('update --timeout', 'any')
+        $optionValues.Add('update --jobs', 'any')
+        $optionValues.Add('update -j', 'any')
         $arguments = @{
             'explain' = @(
                 , @('any', $true)

@@ -5,7 +5,7 @@ from enum import IntEnum
 
 class ExitStatus(IntEnum):
     EXPLAINED = 0
-    NOTHING_MATCHED = 1  # no error found, or none that a record explains; `validate`/`verify`: problems found
+    NOTHING_MATCHED = 1  # errors found, none that a record explains; `validate`/`verify`: problems found
     USAGE_ERROR = 2
     INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in leafexplain
     BROKEN_PIPE = 141

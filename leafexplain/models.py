@@ -168,6 +168,9 @@ class ErrorEvent:
     test: str | None = None
     count: int = 1
     line_number: int = 0  # 1-based line in the input where the event starts
+    # Found by a guess (a whole short text taken as a message, a warning): kept only when a record
+    # explains it, so that a green build, a passing test run or a training log is no error at all.
+    tentative: bool = False
 
 
 class Collected(NamedTuple):
@@ -177,25 +180,24 @@ class Collected(NamedTuple):
     dropped: int = 0
 
 
-Confidence = Literal["exact wording", "same error, other version's wording", "similar message"]
-
-
 class Candidate(NamedTuple):
     """A record scored against an event."""
 
     record: Record
     score: float
-    method: Literal["regex", "fuzzy"]
+    method: Literal["regex", "fuzzy", "class"]  # a wording found; words in common; the exception class alone
     span: tuple[int, int] | None = None  # the matched span in the event's message
     reasons: tuple[str, ...] = ()
-    wording: str | None = None  # the `versions` of the messageVariants entry that matched; None: the record's own
+    wording: str | None = None  # the releases whose wording matched (a messageVariants entry); None: the record's own
+    role: Literal["payload", "wrapper"] | None = None  # one error carried inside another's message
 
     @property
-    def confidence(self) -> Confidence:
-        """How sure the match is, in words: a pattern hit on the record's own wording, on another
-        version's wording, or a message that is only similar."""
+    def confidence(self) -> str:
+        """How sure, in words."""
         if self.method == "regex":
-            return "exact wording" if self.wording is None else "same error, other version's wording"
+            return f"same error, wording of {self.wording}" if self.wording else "exact wording"
+        if self.method == "class":
+            return "same exception class"
         return "similar message"
 
 
@@ -239,11 +241,74 @@ class LibrarySource(NamedTuple):
     url: str | None = None  # the file at the toolchain commit of the backtrace (Rust std)
 
 
+class CachedSnippet(NamedTuple):
+    """The lines around a record's raising line at one commit, from the cache `leafexplain update` fills."""
+
+    repo: str
+    commit: str  # the commit the lines came from: the record's own, or a `messageVariants` entry's
+    path: str  # relative to the repository root
+    line: int  # the raising line, marked
+    start: int  # the line number of lines[0]
+    lines: tuple[str, ...]
+    language: str = "text"
+    url: str = ""  # the raising line on GitHub at that commit
+
+    def replaces(self, record: Record) -> bool:
+        """These lines come from another commit than the record's (its own was not in the history):
+        they show where the message really is, in place of the record's own snippet."""
+        own = record.analyzedSha or ""
+        return bool(own) and not self.commit.startswith(own[:7]) and not own.startswith(self.commit[:7])
+
+
+class SourcePlace(NamedTuple):
+    """Where a record's message is raised at one commit: what `update` fetches, and the source cache's key."""
+
+    repo: str
+    commit: str
+    path: str
+    line: int
+    pattern: str  # the message as the source writes it there: how the raising line is found again
+    variant: bool = False  # a `messageVariants` entry's place, not the record's own commit
+
+
+class FetchOutcome(NamedTuple):
+    """`update`: what became of one file it tried (a place's repo, commit and path)."""
+
+    place: SourcePlace
+    records: int  # how many records asked for its lines
+    status: Literal["fetched", "missing", "failed"]
+    reason: str = ""  # why not, in one line
+    retried: int = 0  # records that try their next `messageVariants` place instead
+
+
+class UpdateSummary(NamedTuple):
+    """`update`: the files it tried, what each record has now, and why it stopped early if it did."""
+
+    outcomes: tuple[FetchOutcome, ...]
+    by_repo: tuple[tuple[str, int, int], ...]  # repo, records with a place, records whose lines are cached now
+    cached_before: int  # records whose lines were in the cache already
+    fetched: int  # records whose lines were fetched now
+    at_variants: int  # records whose lines are at a `messageVariants` place (cached or fetched)
+    without_place: int  # records that name no commit, file and line
+    not_tried: int  # files left for the next run when this one stopped (the one that stopped it included)
+    stopped: str | None  # why the run stopped early
+    cache: str  # the cache folder
+
+    @property
+    def complete(self) -> bool:
+        return all(have == wanted for _, wanted, have in self.by_repo)
+
+
 class Located(NamedTuple):
-    """What was found on this machine for one finding: the user's code, and the library source of each match."""
+    """What was found on this machine for one finding: the user's code, and the library source of each match.
+
+    `cached` lines up with `library`: the cached snippet of a match that has neither its own
+    `sourceCode` nor an installed source (None otherwise).
+    """
 
     user: Snippet | None = None
     library: tuple[LibrarySource | None, ...] = ()
+    cached: tuple[CachedSnippet | None, ...] = ()
 
 
 # --- the session's result ------------------------------------------------------------------------
@@ -270,7 +335,8 @@ class Report(NamedTuple):
 
     @property
     def exit_status(self) -> ExitStatus:
-        if any(f.matches for f in self.findings):
+        """0 when an error was explained, or when there was no error at all; 1 when errors went unexplained."""
+        if not self.findings or any(f.matches for f in self.findings):
             return ExitStatus.EXPLAINED
         return ExitStatus.NOTHING_MATCHED
 

@@ -53,19 +53,26 @@ def explain(
     limits: Limits = Limits(),
     *,
     pasted: bool = True,
+    typed: bool = False,
     local: LocalPaths | None = None,
 ) -> Report:
     """Find the errors in `source`, match each against the records, and (with `local`) read the user's
     code and the library's source from this machine.
 
-    `pasted`: text a person gave, where a short input with nothing else in it is one bare message.
+    `pasted`: text a person gave, where a short input with nothing else in it is one bare message;
+    `typed`: given as arguments, so that such a message is meant as an error even when no record has it.
+    Events found by a guess (that bare message otherwise, a warning) stay only when a record explains them.
     """
-    collected = source if isinstance(source, Collected) else collect(source, limits, pasted=pasted)
+    collected = source if isinstance(source, Collected) else collect(source, limits, pasted=pasted, typed=typed)
     if not collected.events and not isinstance(records, Matcher):
         threshold = DEFAULT_THRESHOLD if limits.threshold is None else limits.threshold
         return Report((), threshold, collected.dropped, limits=limits)  # nothing to explain: no records loaded
     matcher = records if isinstance(records, Matcher) else records()
-    findings = tuple(matcher.match(event, threshold=limits.threshold) for event in collected.events)
+    findings = tuple(
+        finding
+        for finding in (matcher.match(event, threshold=limits.threshold) for event in collected.events)
+        if finding.matches or not finding.event.tentative
+    )
     threshold = matcher.threshold if limits.threshold is None else limits.threshold
     report = Report(findings, threshold, collected.dropped, limits=limits)
     return locate(report, local) if local is not None and findings else report

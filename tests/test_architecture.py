@@ -24,7 +24,7 @@ LAYERS = [
     ["leafexplain.intake", "leafexplain.match", "leafexplain.locate"],
     ["leafexplain.render"],
     ["leafexplain.session"],
-    ["leafexplain.cli", "leafexplain.integrations", "leafexplain.authoring"],
+    ["leafexplain.cli", "leafexplain.integrations", "leafexplain.authoring", "leafexplain.fetch"],
     ["leafexplain", "leafexplain.__main__", "leafexplain.api", "leafexplain.hook", "leafexplain.pytest_plugin"],
 ]
 UPWARD_ALLOWED: set[tuple[str, str]] = set()  # at most one, named here with the reason
@@ -150,6 +150,23 @@ def test_terminal_facts_are_read_in_env_only() -> None:
 def test_authoring_is_not_imported_by_the_pipeline() -> None:
     users = {a for a, targets in GRAPH.items() for b in targets if b.startswith("leafexplain.authoring")}
     assert users <= {"leafexplain.cli.app"} | {m for m in MODULES if m.startswith("leafexplain.authoring")}
+
+
+NETWORK_MODULES = ("urllib.request", "http.client", "socket", "ssl", "requests", "httpx", "urllib3")
+
+
+def test_only_update_goes_online() -> None:
+    """Explaining never touches the network: only `fetch/` (run by `leafexplain update`) imports a network module."""
+    online = set()
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if any(n == m or n.startswith(m + ".") for n in names for m in NETWORK_MODULES):
+                online.add(name)
+    assert online and all(name.startswith("leafexplain.fetch") for name in online), sorted(online)
+    users = {a for a, targets in GRAPH.items() for b in targets if b.startswith("leafexplain.fetch")}
+    assert users <= {"leafexplain.cli.update"} | {m for m in MODULES if m.startswith("leafexplain.fetch")}
 
 
 PROBE = """

@@ -19,7 +19,7 @@ from tests.conftest import OUTPUTS, Isolated
 RUSTC_SHA = "59807616e1fa2540724bfbac14d7976d7e4a3860"  # the rustc 1.95.0 that produced the corpus
 BACKTRACE = OUTPUTS / "rust" / "cargo-run-backtrace.txt"
 CARGO_TEST = OUTPUTS / "rust" / "cargo-test-three.txt"
-CAPACITY = OUTPUTS / "records" / "rust-std" / "capacity-overflow.txt"
+CAPACITY = OUTPUTS / "records" / "rust" / "capacity-overflow.txt"
 TORCH_GRAD = OUTPUTS / "records" / "pytorch" / "grad-can-be-implicitly-created-only-for-scalar-out.txt"
 REAL_SITE = "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages"  # where the corpus's torch ran
 REGISTRY_INDEX = "index.crates.io-1949cf8c6b5b557f"
@@ -211,7 +211,7 @@ NOT_LOCAL = {
     "burn backtrace": BACKTRACE,  # a burn crate in a workspace that is not here; /rustc/ frames
     "cargo test": CARGO_TEST,  # Rust std records, burn without a backtrace
     "std location": CAPACITY,  # the panic location is in /rustc/<sha>/library
-    "C source": OUTPUTS / "records" / "cpython" / "division-by-zero.txt",  # CPython's C code is never installed
+    "C source": OUTPUTS / "records" / "python" / "division-by-zero.txt",  # CPython's C code is never installed
     "C++ source": OUTPUTS / "records" / "pytorch" / "mat1-and-mat2-shapes-cannot-be-multiplied-32x512-a.txt",
 }
 
@@ -236,13 +236,14 @@ def test_nothing_installed_gives_the_output_of_before(machine: Machine, name: st
         assert looked.stdout == before.stdout, fmt
         assert "Library source (installed)" not in looked.stdout and "Your code" not in looked.stdout
         assert "https://github.com/" in looked.stdout, "the link either way"
-    # JSON gains the two fields, null; everything else is as before.
+    # JSON gains the fields, null (the snippet only from a record that carries its own); everything else is as before.
     looked_events = events(machine.run("--format", "json", "--file", source))
     before_events = events(machine.run("--format", "json", "--no-source", "--file", source))
     for event in looked_events:
         assert event.pop("user_snippet") is None
         for match in event["matches"]:
             assert match.pop("library_source") is None
+            assert (match.pop("source_snippet") or {"origin": "record"})["origin"] == "record"
     assert looked_events == before_events
     assert not ran.exists()
 

@@ -64,7 +64,7 @@ def test_explain_adds_the_section_to_each_failing_test_with_a_record(pytester: p
     result = pytester.runpytest_inprocess(*_plugin_args(), "--explain", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=3, passed=1)
     out = result.stdout.str()
-    assert len(SECTION_HEADER.findall(out)) == 2, "the two JSON failures; `assert 2 == 3` has no record"
+    assert len(SECTION_HEADER.findall(out)) == 3, "the two JSON failures, and `assert 2 == 3` by the assert record"
     section = out[SECTION_HEADER.search(out).end() :]
     lines = section.splitlines()
     assert lines[1] == "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"
@@ -83,7 +83,7 @@ def test_ini_option_turns_it_on(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_config=FAILING)
     pytester.makeini("[pytest]\nleafexplain_explain = true\n")
     result = pytester.runpytest_inprocess(*_plugin_args(), "-p", "no:cacheprovider")
-    assert len(SECTION_HEADER.findall(result.stdout.str())) == 2
+    assert len(SECTION_HEADER.findall(result.stdout.str())) == 3
 
 
 def test_without_the_flag_output_is_unchanged(pytester: pytest.Pytester) -> None:

@@ -42,7 +42,8 @@ JSON_ID = "264ef8b11cfe434c"  # CPython: Expecting value
 class Case(NamedTuple):
     args: tuple[str, ...]
     record: str | None  # the record of a one-error case
-    code: Path | None = None  # the user's file the view quotes, when it is read from this machine
+    code: Path | None = None  # the user's file the view quotes, when it is read from this machine (relative: in
+    # the folder the command runs in)
 
 
 SHAPES = OUTPUTS / "records" / "pytorch" / "mat1-and-mat2-shapes-cannot-be-multiplied-32x512-a.txt"
@@ -51,7 +52,7 @@ CASES = {
     "burn-seed": Case(("demo", "--root", str(CARGO)), SEED_ID, CARGO / "app" / "src" / "main.rs"),
     "pytorch-shapes": Case(("--no-source", "--file", str(SHAPES)), MATMUL_ID),
     "cpython-json": Case(("--no-source", "--file", str(OUTPUTS / "python" / "json-decode.txt")), JSON_ID),
-    "rust-index-backtrace": Case(("--file", str(INDEX_BACKTRACE)), INDEX_ID),
+    "rust-index-backtrace": Case(("--file", str(INDEX_BACKTRACE)), INDEX_ID, Path("main.rs")),
     "cargo-test-three": Case(("--root", str(CARGO), "--file", str(OUTPUTS / "rust" / "cargo-test-three.txt")), None),
 }
 
@@ -121,10 +122,9 @@ def terminal_user(tmp_path: Path) -> Isolated:
 def run_case(name: str, columns: int, rows: int, user: Isolated) -> Terminal:
     case = CASES[name]
     cwd = user.tmp
-    if name == "rust-index-backtrace":  # the program that printed it, where its backtrace says: src/main.rs
+    if name == "rust-index-backtrace":  # the program that printed it (the record's `before`), where it ran
         before = record(INDEX_ID)["exampleFix"].split("// after")[0].replace("// before\n", "")
-        (cwd / "src").mkdir(exist_ok=True)
-        (cwd / "src" / "main.rs").write_text(before, encoding="utf-8")
+        (cwd / "main.rs").write_text(before, encoding="utf-8")
     return on_terminal(case.args, columns, rows, user.environ, cwd)
 
 
@@ -178,8 +178,9 @@ def test_one_error_fits_the_screen_with_its_fix_a_whole_link_and_whole_tokens(
     example = shown["exampleFix"].split("\n")
     for row in code_rows(terminal):
         assert_never_cut_inside_a_token(row, example)
-    if CASES[name].code:
-        source = CASES[name].code.read_text(encoding="utf-8").split("\n")
+    code = CASES[name].code
+    if code:
+        source = (terminal_user.tmp / code).read_text(encoding="utf-8").split("\n")  # a relative one: where it ran
         for row in terminal.rows:
             mine = re.match(r"^ {9}[> ] \d+ \| (.*)$", row)
             if mine:

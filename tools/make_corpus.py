@@ -23,10 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the records' programs are run by the test suite's own runner
 CORPUS = ROOT / "tests" / "corpus"
 OUTPUTS = CORPUS / "outputs"
 SCENARIOS = CORPUS / "scenarios"
-PROGRAMS = CORPUS / "programs"
 # A fixed work folder keeps the paths printed in the outputs the same from run to run.
 WORK = Path("/tmp/leafexplain-corpus")
 BURN_VERSION = "0.20.1"
@@ -99,30 +99,27 @@ def python_outputs() -> dict[str, str]:
 
 
 def record_program_outputs() -> dict[str, str]:
-    """One real output for each record that has a trigger program."""
+    """The real output of each record's "before" program (its exampleFix), for every record that can run
+    here; Rust ones also with RUST_BACKTRACE=1. A record that cannot run here keeps its old output."""
+    from leafexplain.records import load_paths
+    from tests.roundtrip.programs import runner, skip_reasons, why_not_runnable
+
+    folders = {"python/cpython": "python", "pytorch/pytorch": "pytorch", "numpy/numpy": "numpy"}
+    folders["rust-lang/rust"] = "rust"
+    skipped = skip_reasons()
     out: dict[str, str] = {}
-    bin_dir = WORK / "bin"
-    bin_dir.mkdir(parents=True, exist_ok=True)
-    have_torch = subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode == 0
-    for program in sorted(PROGRAMS.glob("*/*")):
-        group = program.parent.name
-        name = f"records/{group}/{program.stem}.txt"
-        if program.suffix == ".rs":
-            exe = bin_dir / program.stem
-            compiled = subprocess.run(
-                ["rustc", "--edition", "2021", "-o", str(exe), str(program.relative_to(ROOT))],
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-            )
-            if compiled.returncode != 0:
-                sys.exit(f"{program}: does not compile:\n{compiled.stderr}")
-            out[name] = run([str(exe)], ROOT)
-        elif program.suffix == ".py":
-            if group == "pytorch" and not have_torch:
-                print(f"skipped {program.name}: torch is not installed (keeping the old output)")
+    work = WORK / "records"
+    shutil.rmtree(work, ignore_errors=True)
+    with runner(work) as run:
+        for record in load_paths([str(ROOT / "records")]).records:
+            reason = skipped.get(record.id) or why_not_runnable(record)
+            if record.repo not in folders or reason:
                 continue
-            out[name] = run([sys.executable, str(program.relative_to(ROOT))], ROOT)
+            name = f"records/{folders[record.repo]}/{record.slug}"
+            out[f"{name}.txt"] = run.program(record, "before").output
+            if record.language == "rust":
+                source = run.work / record.slug / "before" / "main.rs"
+                out[f"{name}.backtrace.txt"] = run.rust(source.read_text(), source.parent, backtrace=True).output
     return out
 
 
@@ -196,12 +193,28 @@ def burn_outputs() -> dict[str, str]:
     return out
 
 
+def ipython_outputs() -> dict[str, str]:
+    """A traceback as IPython (Jupyter, Colab) prints it, from each IPython named in LEAFEXPLAIN_IPYTHONS
+    (paths separated by `:`; IPython 8 and 7 print different layouts), else the one on PATH."""
+    work = WORK / "ipython"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(SCENARIOS / "ipython", work)
+    found = os.environ.get("LEAFEXPLAIN_IPYTHONS", "").split(":") if os.environ.get("LEAFEXPLAIN_IPYTHONS") else []
+    found = found or [p for p in [shutil.which("ipython")] if p]
+    out = {}
+    for ipython in found:
+        major = run([ipython, "--version"], work).strip().split(".")[0]
+        cell = [ipython, "--colors=NoColor", "--no-banner", "-c", "exec(open('cell.py').read())"]
+        out[f"python/ipython{major}-json.txt"] = run(cell, work)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", default="", help="only write outputs whose name contains this")
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
-    real = {**cargo_outputs(), **python_outputs()}
+    real = {**cargo_outputs(), **python_outputs(), **ipython_outputs()}
     everything = {**real, **derived(real), **record_program_outputs(), **burn_outputs()}
     for name, text in sorted(everything.items()):
         if args.only in name:

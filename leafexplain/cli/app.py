@@ -315,6 +315,40 @@ def import_records(
     raise typer.Exit(import_paths([str(p) for p in paths], force=force, env=_env()))
 
 
+@app.command(epilog="Examples: leafexplain update  ·  leafexplain update --records my-records/ --timeout 60")
+@shared("no_bundled")
+def update(
+    records: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--records", metavar="PATH", help="Only the records in this file or folder (repeatable; default: all)."
+        ),
+    ] = None,
+    base_url: Annotated[
+        Optional[str],
+        typer.Option(
+            "--base-url",
+            metavar="URL",
+            help="The raw file service (default: $LEAFEXPLAIN_RAW_BASE, else https://raw.githubusercontent.com).",
+        ),
+    ] = None,
+    # The defaults are fetch/'s DEFAULT_TIMEOUT and DEFAULT_JOBS, not imported here: urllib is slow to import.
+    timeout: Annotated[
+        float, typer.Option("--timeout", metavar="SECONDS", min=1, max=600, help="Time allowed for each file.")
+    ] = 20.0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, max=16, help="Files fetched at once.")] = 4,
+    *,
+    opts: Options,
+) -> None:
+    """Fetch the source lines where each record's error is raised from GitHub, for explain to show offline."""
+    from leafexplain.cli.update import run_update
+
+    env = _env()
+    raise typer.Exit(
+        run_update(env, records or (), no_bundled=opts.no_bundled, base=base_url, timeout=timeout, jobs=jobs)
+    )
+
+
 app.add_typer(completion_app, name="completion")  # `completion show|install`: the scripts in completions/
 
 

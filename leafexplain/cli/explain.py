@@ -84,7 +84,7 @@ def run_explain(env: Environment, opts: Options) -> int:
         warn(env, str(exc))
         return ExitStatus.USAGE_ERROR
     matcher = Matcher(load_catalog(opts, env))
-    report = session.explain(chunks, matcher, opts.limits, local=_local_paths(opts, env))
+    report = session.explain(chunks, matcher, opts.limits, typed=bool(opts.text), local=_local_paths(opts, env))
     write_explanation(report, env, opts.style)
     return report.exit_status
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from leafexplain.extract import jupyter, python, rust
 from leafexplain.extract import pytest as pytest_report
-from leafexplain.extract import python, rust
 from leafexplain.extract.common import short_class
+from leafexplain.extract.paste import unfold
 from leafexplain.models import ErrorEvent
 
 Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
@@ -16,18 +17,26 @@ Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
 EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
     ("rust", rust.extract),
     ("python", python.extract),
+    ("jupyter", jupyter.extract),
     ("pytest", pytest_report.extract),
     ("python-bare", python.extract_bare),
 )
 # A short text with no recognisable error around it is taken as a pasted message.
 MAX_BARE_MESSAGE_LINES = 20
+# In a pasted text, the paragraphs no extractor took are looked up too, for an error's exact
+# wording (a library's banner printed before the traceback, a message quoted in chatter).
+MAX_PARAGRAPHS = 200
 
 
-def _bare_message(text: str) -> list[ErrorEvent]:
+def _bare_message(text: str, typed: bool) -> list[ErrorEvent]:
+    """The whole text as one message: certain when a person typed it as arguments, a guess otherwise."""
     stripped = text.strip()
     if not stripped or stripped.count("\n") >= MAX_BARE_MESSAGE_LINES:
         return []
-    return [ErrorEvent(language="unknown", error_type=None, message=stripped, extractor="message", line_number=1)]
+    event = ErrorEvent(
+        language="unknown", error_type=None, message=stripped, extractor="message", line_number=1, tentative=not typed
+    )
+    return [event]
 
 
 def drop_summary_repeats(events: list[ErrorEvent]) -> list[ErrorEvent]:
@@ -56,22 +65,46 @@ def group_identical(events: list[ErrorEvent]) -> list[ErrorEvent]:
     return list(grouped.values())
 
 
-def events_in(text: str, *, bare: bool = True, first_line: int = 1) -> list[ErrorEvent]:
+def _paragraphs(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
+    """The stretches of lines no extractor claimed, between blank lines: each a guess, kept only
+    if a record's wording is found in it."""
+    events: list[ErrorEvent] = []
+    start: int | None = None
+    for i in range(len(lines) + 1):
+        blank = i == len(lines) or claimed[i] or not lines[i].strip()
+        if start is not None and (blank or i - start >= MAX_BARE_MESSAGE_LINES):
+            text = "\n".join(lines[start:i]).strip()
+            events.append(
+                ErrorEvent("unknown", None, text, extractor="paragraph", line_number=start + 1, tentative=True)
+            )
+            start = None
+            if len(events) >= MAX_PARAGRAPHS:
+                break
+        if start is None and not blank:
+            start = i
+    return events
+
+
+def events_in(
+    text: str, *, bare: bool = True, first_line: int = 1, typed: bool = False, paragraphs: bool = False
+) -> list[ErrorEvent]:
     """The events of one stretch of text, in order, with line numbers counted from `first_line`.
 
-    `bare`: the text is the whole input, so with nothing else found it may be a pasted message.
+    `bare`: the text is the whole input, so with nothing else found it may be a pasted message;
+    `typed`: a person gave it as arguments, so that message is meant as an error;
+    `paragraphs`: also the stretches no extractor took, as guesses for an error's exact wording.
     """
-    lines = text.split("\n")
+    lines, origin = unfold(text.split("\n"))
     claimed = [False] * len(lines)
     events: list[ErrorEvent] = []
     for _name, extractor in EXTRACTORS:
         events.extend(extractor(lines, claimed))
-    if not events and bare:
-        events = _bare_message(text)
+    if bare and not events and len(lines) <= MAX_BARE_MESSAGE_LINES:
+        events = _bare_message(text, typed)
+    elif paragraphs:
+        events.extend(_paragraphs(lines, claimed))
     events.sort(key=lambda e: e.line_number)
-    if first_line != 1:
-        events = [replace(e, line_number=e.line_number + first_line - 1) for e in events]
-    return events
+    return [replace(e, line_number=origin[min(e.line_number, len(origin)) - 1] + first_line) for e in events]
 
 
 def extract_events(text: str) -> list[ErrorEvent]:

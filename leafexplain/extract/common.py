@@ -13,6 +13,9 @@ LineStripper = Callable[[str], "str | None"]
 # An exception line: a (possibly dotted) class name, then the message. The class's last part
 # starts with a capital or an underscore, as exception classes do.
 EXCEPTION_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?:: (?P<message>.*)|:?)\s*$")
+# The exception line of a paste that lost its first character (`untimeError: ...`), read only where
+# a traceback's frames say an exception line must follow.
+CLIPPED_EXCEPTION_LINE = re.compile(r"^(?P<type>[a-z]\w*(?:Error|Exception|Warning))(?:: (?P<message>.*)|:?)\s*$")
 BARE_EXCEPTION = re.compile(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Iteration|Fault))"
     r": (?P<message>\S.*)$"

@@ -6,6 +6,7 @@ import re
 
 from leafexplain.extract.common import (
     BARE_EXCEPTION,
+    CLIPPED_EXCEPTION_LINE,
     EXCEPTION_LINE,
     LineStripper,
     prefix_stripper,
@@ -14,11 +15,13 @@ from leafexplain.extract.common import (
 )
 from leafexplain.models import ErrorEvent, Frame
 
-TRACEBACK = re.compile(r"(?:Exception Group )?Traceback \(most recent call last\):\s*$")
+# `T?raceback`: a paste that lost its first character is still a traceback.
+TRACEBACK = re.compile(r"(?:Exception Group )?T?raceback \(most recent call last\):\s*$")
 GROUP_ANCHOR = re.compile(r"^(?P<indent>\s*)\+ Exception Group Traceback \(most recent call last\):\s*$")
 FILE_LINE = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<function>.+?))?\s*$')
 WARNING_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+): (?P<type>[A-Z]\w*Warning): (?P<message>.*)$")
-BARE_PREFIX = re.compile(r"^(?P<prefix>\s*(?:\[[^\]]{1,40}\]:?\s*)?)")
+# Before a bare exception line: indentation, markdown quote marks, a `[tag]:` (a rank, a logger).
+BARE_PREFIX = re.compile(r"^(?P<prefix>\s*(?:>\s*)*(?:\[[^\]]{1,40}\]:?\s*)?)")
 SYNTAX_TYPES = ("SyntaxError", "IndentationError", "TabError")
 CAUSE = "The above exception was the direct cause of the following exception:"
 CONTEXT = "During handling of the above exception, another exception occurred:"
@@ -36,7 +39,13 @@ def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[s
     out: list[str] = []
     while i < len(lines) and len(out) < MAX_MESSAGE_LINES:
         line = strip(lines[i])
-        if line is None or TRACEBACK.search(line) or line.startswith((CAUSE, CONTEXT)) or REPORT_LINE.match(line):
+        if (
+            line is None
+            or TRACEBACK.search(line)
+            or line.startswith((CAUSE, CONTEXT))
+            or REPORT_LINE.match(line)
+            or (": " in line and WARNING_LINE.match(line))  # `sys:1: RuntimeWarning: ...` printed at exit
+        ):
             break
         if not line.strip():
             following = strip(lines[i + 1]) if i + 1 < len(lines) else None
@@ -101,16 +110,21 @@ def _event(
     extractor: str,
 ) -> ErrorEvent:
     location = frames[-1] if frames else None
+    # A warning is not an error, nor is an exception with nothing to say that led to another one
+    # (a bare StopIteration before `generator raised StopIteration`): each counts only when a record explains it.
+    message = "\n".join(trim_blank(message_lines)).strip()
+    tentative = error_type.rsplit(".", 1)[-1].endswith("Warning") or (chained is not None and not message)
     return ErrorEvent(
         language="python",
         error_type=error_type,
-        message="\n".join(trim_blank(message_lines)).strip(),
+        message=message,
         location=location,
         frames=tuple(frames),
         user_frame=user_frame(frames, "python", innermost_first=False),
         chained=chained,  # type: ignore[arg-type]
         extractor=extractor,
         line_number=start + 1,
+        tentative=tentative,
     )
 
 
@@ -151,13 +165,13 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
                 claimed[k] = True
             i = max(end, i + 1)
             continue
-        tb = TRACEBACK.search(line) if "Traceback" in line else None
+        tb = TRACEBACK.search(line) if "raceback (most" in line else None
         if tb:
             start = i
             strip = prefix_stripper(line[: tb.start()])
             frames, j = _parse_traceback(lines, i + 1, strip)
             exc_line = strip(lines[j]) if j < len(lines) else None
-            em = EXCEPTION_LINE.match(exc_line) if exc_line else None
+            em = (EXCEPTION_LINE.match(exc_line) or CLIPPED_EXCEPTION_LINE.match(exc_line)) if exc_line else None
             if em is None:
                 i += 1
                 continue

@@ -8,7 +8,15 @@ from leafexplain.extract.common import prefix_stripper, trim_blank, user_frame
 from leafexplain.models import ErrorEvent, Frame
 
 Q = "['\u2018\u2019]"  # pasted text turns quotes typographic
-ANCHOR = re.compile(rf"thread {Q}(?P<thread>[^'\u2018\u2019]*){Q}(?: \((?P<tid>\d+)\))? panicked at (?P<rest>.*)$")
+# `t?hread`: a paste that lost its first character (`hread 'main' panicked at`) is still a panic.
+ANCHOR = re.compile(rf"t?hread {Q}(?P<thread>[^'\u2018\u2019]*){Q}(?: \((?P<tid>\d+)\))? panicked at (?P<rest>.*)$")
+# The runtime aborts without a panic for these: no message line, no location.
+ABORT = re.compile(
+    rf"^\s*(?:t?hread {Q}(?P<thread>[^'\u2018\u2019]*){Q}(?: \(\d+\))? (?P<overflow>has overflowed its stack)"
+    r"|(?P<alloc>memory allocation of \d+ bytes failed))\s*$"
+)
+# `fn main() -> Result<..>` returning an error prints its Debug form: a guess, kept when a record explains it.
+MAIN_ERROR = re.compile(r"^Error: (?P<message>[A-Z]\w*(?: \{ | ?\().*)$")
 LOCATION_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+):\s*$")
 OLD_ONE_LINE = re.compile(rf"^{Q}(?P<msg>.*){Q}, (?P<file>\S+?):(?P<line>\d+):(?P<col>\d+)\s*$", re.S)
 OLD_TAIL = re.compile(rf"^(?P<msg>.*){Q}, (?P<file>\S+?):(?P<line>\d+):(?P<col>\d+)\s*$")
@@ -59,6 +67,23 @@ def _parse_backtrace(lines: list[str], start: int, strip) -> tuple[list[Frame], 
     return frames, i
 
 
+def _abort_or_main_error(raw: str, i: int, test: str | None) -> ErrorEvent | None:
+    """A stack overflow or failed allocation (the runtime aborts), or an error returned from main."""
+    abort = ABORT.match(raw) if ("overflowed" in raw or "allocation" in raw) else None
+    if abort:
+        thread = abort.group("thread")
+        message = abort.group("overflow") or abort.group("alloc")
+        if thread is not None:
+            message = f"thread '{thread}' {message}"
+        return ErrorEvent("rust", "abort", message, extractor="rust-abort", thread=thread, test=test, line_number=i + 1)
+    main_error = MAIN_ERROR.match(raw) if raw.startswith("Error: ") else None
+    if main_error:
+        return ErrorEvent(
+            "rust", "error", main_error.group("message"), extractor="rust-main-error", line_number=i + 1, tentative=True
+        )
+    return None
+
+
 def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
     test: str | None = None  # the test whose captured output this is (`---- name stdout ----`)
@@ -79,10 +104,16 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             harness = raw.startswith("failures:")  # the summary after it names tests, prints no panic
         m = ANCHOR.search(raw) if "panicked at" in raw else None
         if not m:
+            found = _abort_or_main_error(raw, i, test)
+            if found is not None:
+                claimed[i] = True
+                events.append(found)
             i += 1
             continue
         start = i
-        strip = prefix_stripper(raw[: m.start()])
+        prefix = raw[: m.start()]
+        # An indented header (a quoted log) does not make its message lines need that indent.
+        strip = prefix_stripper(prefix) if prefix.strip() else (lambda line: line)
         rest = m.group("rest")
         location: Frame | None = None
         message_lines: list[str] = []

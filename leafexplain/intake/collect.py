@@ -37,7 +37,7 @@ def bound(events: list[ErrorEvent], limits: Limits) -> tuple[list[ErrorEvent], i
     return events[:kept], len(events) - kept
 
 
-def collect(source: Source, limits: Limits = Limits(), *, pasted: bool = True) -> Collected:
+def collect(source: Source, limits: Limits = Limits(), *, pasted: bool = True, typed: bool = False) -> Collected:
     """The errors in the input, identical ones grouped, and how many distinct others were dropped.
 
     `pasted`: the input is text a person gave, so a short one with nothing else in it may be a bare
@@ -49,7 +49,15 @@ def collect(source: Source, limits: Limits = Limits(), *, pasted: bool = True) -
     events: list[ErrorEvent] = []
     dropped = 0
     for window in windows(chunks):
-        events.extend(events_in(window.text, bare=pasted and window.whole, first_line=window.first_line))
+        events.extend(
+            events_in(
+                window.text,
+                bare=pasted and window.whole,
+                first_line=window.first_line,
+                typed=typed,
+                paragraphs=pasted and window.whole,
+            )
+        )
         events, more = bound(events, limits)
         dropped += more
     return Collected(tuple(finish(events)), dropped)

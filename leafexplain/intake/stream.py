@@ -23,7 +23,7 @@ from leafexplain.text import decode, normalize
 # summaries name the class too). Each word costs a pass over the input (~30 ms per 100 MB here,
 # less for a longer word), so the list is kept to these four, each as long as it can be: a bare
 # `Exception: ...` line with no traceback around it is only found in inputs under 1 MB.
-KEYWORDS = (b"panicked", b"Traceback (most recent call last)", b"Error", b"Warning: ")
+KEYWORDS = (b"panicked", b"raceback (most recent call last)", b"Error", b"Warning: ")
 WHOLE_INPUT_BYTES = 1 << 20  # below this the input is one window: exact, and cheap anyway
 LINES_BEFORE = 40  # a pytest section header and frames, cargo's `---- test stdout ----`
 LINES_AFTER = 200  # a traceback's frames (about 60 of them) or a long multi-line message

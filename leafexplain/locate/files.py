@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from leafexplain.env import home
+from leafexplain.env import cache_dir, home
 from leafexplain.models import ErrorEvent, Snippet
 
 USER_CONTEXT = 3  # lines either side of the user's line
@@ -45,6 +45,7 @@ class LocalPaths:
     # when several toolchains have rust-src and the backtrace names no commit.
     rustc_on_path: bool = True
     search_path: str | None = None  # PATH, where `rustc` is looked for (None: the process's own)
+    sources: Path | None = None  # the source cache `leafexplain update` fills (None: not read)
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str], root: Path | None = None) -> LocalPaths:
@@ -61,6 +62,7 @@ class LocalPaths:
             stdlib=Path(os.__file__).parent,  # `os` is always in the standard library's folder
             python_version="Python " + sys.version.split()[0],
             search_path=environ.get("PATH"),
+            sources=cache_dir(environ) / "sources",
         )
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from leafexplain.env import cache_dir
 from leafexplain.models import Problem, Record
-from leafexplain.records.catalog import Catalog
+from leafexplain.records.catalog import Catalog, record_wordings, wording_tokens
 from leafexplain.records.files import Environ, iter_record_files, raw_records, record_paths, unwrap
 from leafexplain.records.index_file import (
     FIELD_SEP,
@@ -34,9 +34,10 @@ from leafexplain.records.index_file import (
     IndexUnusable,
     Rows,
     decode,
+    decode_wordings,
     encode,
+    encode_wordings,
 )
-from leafexplain.records.patterns import pattern_text
 from leafexplain.records.schema import validate_record
 from leafexplain.version import __version__
 
@@ -74,14 +75,14 @@ def scan_files(paths: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Proble
 
 def build(
     files: Fingerprint, progress: Progress | None = None
-) -> tuple[dict[str, object], list[str], list[tuple[str, ...]]]:
+) -> tuple[dict[str, object], list[str], list[tuple[tuple[str, ...], ...]]]:
     """Parse and validate every record file (later ids replace earlier).
 
     Returns the index's metadata, one encoded row per record, and each record's pattern words.
     """
     position: dict[str, int] = {}  # id -> row
     rows: list[str] = []
-    words: list[tuple[str, ...]] = []
+    words: list[tuple[tuple[str, ...], ...]] = []
     problems: list[Problem] = []
     total = sum(f[1] for f in files) or 1
     done = 0
@@ -101,18 +102,21 @@ def build(
                     message = f"duplicate id {record.id} (also in {earlier}); the later one is used"
                     problems.append(Problem(record.origin, message, field="id"))
                 seen_in_source[(source_number, record.id)] = record.origin
+                variants = record_wordings(record)
                 fields = (
                     record.id, record.repo, record.slug, record.messagePattern, record.language,
                     record.errorClass or "", TAG_SEP.join(record.tags), *map(str, (file_number, *loc[1:])),
+                    encode_wordings(variants),
                 )  # fmt: skip
                 row = FIELD_SEP.join(fields)
+                tokens = wording_tokens(record.messagePattern, variants)
                 if record.id in position:
                     rows[position[record.id]] = row
-                    words[position[record.id]] = pattern_text(record.messagePattern).tokens
+                    words[position[record.id]] = tokens
                 else:
                     position[record.id] = len(rows)
                     rows.append(row)
-                    words.append(pattern_text(record.messagePattern).tokens)
+                    words.append(tokens)
         except OSError as exc:
             problems.append(Problem(path, f"cannot read: {exc.strerror or exc}"))
         done += size
@@ -164,6 +168,8 @@ def to_catalog(meta: dict[str, Any], rows: Rows, words: HashedIndex, sources: li
         token_index=words,  # type: ignore[arg-type]
         unindexed=meta["unindexed"],
         fetch=fetcher(files, rows),
+        variants=Column(rows, "variants", decode_wordings),
+        document_frequency=meta["df"],
         problems=tuple(Problem(path, message, line, field) for path, message, line, field in meta["problems"]),
         sources=tuple(sources),
     )

@@ -14,10 +14,10 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from leafexplain.records.catalog import build_token_index
+from leafexplain.records.catalog import Wording, build_token_index, document_frequency
 from leafexplain.version import __version__
 
-INDEX_FORMAT = 3  # 3: a checksum after the magic line
+INDEX_FORMAT = 4  # 3: a checksum after the magic line; 4: each record's other wordings, word frequencies
 
 
 class IndexUnusable(Exception):
@@ -29,17 +29,37 @@ class IndexDamaged(IndexUnusable):
 
 
 # A row of the index: the fields the matcher reads, then where the full record lies.
-ROW_FIELDS = ("id", "repo", "slug", "pattern", "language", "class", "tags", "file", "offset", "length", "item", "line")
+ROW_FIELDS = (
+    "id", "repo", "slug", "pattern", "language", "class", "tags",  # what the matcher and the commands read
+    "file", "offset", "length", "item", "line",  # where the full record lies
+    "variants",  # the record's other wordings
+)  # fmt: skip
 FIELD_SEP, TAG_SEP = "\x1f", "\x1e"  # validation keeps both out of every indexed field
+WORDING_SEP, PART_SEP = "\x1d", "\x1c"  # and these two: a record's other wordings, and the parts of one
 MAGIC_NAME = b"LEAFEXPLAIN-INDEX"
 # The format's number is in the magic line; after it, the checksum of all that follows, checked
 # before anything is parsed (marshal trusts its input: a corrupted size could ask for gigabytes).
-MAGIC = MAGIC_NAME + b"/3\n"
+MAGIC = MAGIC_NAME + b"/4\n"
 
 
-def encode(meta: dict[str, object], rows: list[str], words: list[tuple[str, ...]]) -> bytes:
+def encode_wordings(wordings: tuple[Wording, ...]) -> str:
+    return WORDING_SEP.join(PART_SEP.join((p, v, c or "")) for p, v, c in wordings)
+
+
+def decode_wordings(field: str) -> tuple[Wording, ...]:
+    if not field:
+        return ()
+    out: list[Wording] = []
+    for entry in field.split(WORDING_SEP):
+        pattern, versions, error_class = entry.split(PART_SEP)
+        out.append((pattern, versions, error_class or None))
+    return tuple(out)
+
+
+def encode(meta: dict[str, object], rows: list[str], words: list[tuple[tuple[str, ...], ...]]) -> bytes:
     """Metadata, then flat arrays (row offsets, word hashes and their rows), then the rows' text."""
     token_index, unindexed = build_token_index(words)
+    meta = {**meta, "df": document_frequency(words)}
     pairs = sorted((zlib.crc32(word.encode()), n) for word, ns in token_index.items() for n in ns)
     hashes = array("I", (h for h, _ in pairs))
     postings = array("I", (n for _, n in pairs))
@@ -111,8 +131,11 @@ def _decode(data: bytes) -> tuple[dict[str, object], Rows, HashedIndex]:
 def _check_meta(meta: dict[Any, Any], count: int) -> None:
     """The header's fields have the shapes `to_catalog` relies on."""
     unindexed, problems, files = meta.get("unindexed"), meta.get("problems"), meta.get("files")
+    df = meta.get("df")
     ok = (
-        isinstance(unindexed, list)
+        isinstance(df, dict)
+        and all(isinstance(k, str) and isinstance(v, int) for k, v in df.items())
+        and isinstance(unindexed, list)
         and all(isinstance(n, int) and 0 <= n < count for n in unindexed)
         and isinstance(problems, list)
         and all(isinstance(p, tuple) and len(p) == 4 and all(isinstance(v, str) for v in p[:2]) for p in problems)

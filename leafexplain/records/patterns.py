@@ -54,6 +54,7 @@ class PatternHit:
 
     begin: int
     finish: int
+    literals: tuple[Span, ...] = ()  # where each literal piece stands: a wildcard's value lies between them
 
     def start(self) -> int:
         return self.begin
@@ -76,17 +77,19 @@ class PieceMatcher:
     def search(self, text: str) -> PatternHit | None:
         pos = 0
         start: int | None = 0 if self.leading_wildcard else None
+        literals: list[Span] = []
         for piece in self.pieces:
             found = piece.search(text, pos)
             if found is None:
                 return None
             if start is None:
                 start = found.start()
+            literals.append(found.span())
             pos = found.end()
         if self.trailing_wildcard:
             line_end = text.find("\n", pos)
             pos = len(text) if line_end < 0 else line_end
-        return PatternHit(0 if start is None else start, pos)
+        return PatternHit(0 if start is None else start, pos, tuple(literals))
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from leafexplain.models import Problem, Record, Variant
-from leafexplain.records.patterns import pattern_text
+from leafexplain.records.patterns import pattern_text, split_pattern
 from leafexplain.text import safe_link
 
 SCHEMA_VERSION = 2
@@ -91,6 +91,12 @@ def _type_ok(value: Any, kind: str) -> bool:
     if kind == VARIANTS:
         return isinstance(value, list) and all(isinstance(v, dict) for v in value)
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def class_only(values: dict[str, Any]) -> bool:
+    """A record for an exception class as such (`KeyError: 'x'` says nothing but the key): its pattern
+    is one placeholder, and it explains an event of its class that no wording explains."""
+    return bool(values.get("errorClass")) and split_pattern(values["messagePattern"].strip()) == [None]
 
 
 def _variants(entries: list[dict[str, Any]], problem: Any) -> tuple[tuple[Variant, ...], list[Problem]]:
@@ -184,7 +190,7 @@ def validate_record(
     url = values.get("githubUrl")
     if url and safe_link(url) is None:
         problems.append(problem("must be an https:// link without credentials", "githubUrl"))
-    if pattern_text(values["messagePattern"]).literal_chars < MIN_LITERAL_CHARS:
+    if pattern_text(values["messagePattern"]).literal_chars < MIN_LITERAL_CHARS and not class_only(values):
         problems.append(
             problem(
                 f"has fewer than {MIN_LITERAL_CHARS} literal characters: it would match any message",

@@ -71,7 +71,7 @@ class Brief(NamedTuple):
     context: tuple[str, ...]  # the test, the thread, how often, how it is chained
     code: tuple[CodeLine, ...]
     code_language: str
-    explanations: tuple[Explanation, ...]
+    explanations: tuple[Explanation, ...]  # the error inside a wrapper first, then the wrapper
     others: tuple[str, ...] = ()  # --all: the other records at or above the cut-off
     near: tuple[str, ...] = ()  # nothing explains it: the nearest records below the cut-off
     search: str | None = None  # ... and a search to try
@@ -226,9 +226,12 @@ def brief(finding: Finding, located: Located | None = None, *, verbose: bool = F
             near=tuple(near_words(c, verbose=verbose) for c in finding.near),
             search=_search(event.message),
         )
-    # A wrapper error's payload, when a record explains it too, will come first here: the specific
-    # explanation before the general one (issue 11's layered explanations).
-    explanations = (explanation(best, event, verbose=verbose),)
+    # One error carried inside another (`unwrap()` on an `Err` holding a torch error): the record of
+    # the error inside (the payload, ranked first) is the specific explanation, shown in full; the
+    # wrapper's record follows as one line.
+    wrappers = [c for c in finding.matches[1:] if c.role == "wrapper"] if best.role == "payload" else []
+    layers = [best, *wrappers[:1]]
+    explanations = tuple(explanation(c, event, verbose=verbose) for c in layers)
     record = best.record
     kind = [event.error_type or record.errorClass or record.errorType, library(record), explanations[0].confidence]
     span = best.span if best.span and best.span[0] < len(message) else None
@@ -241,7 +244,9 @@ def brief(finding: Finding, located: Located | None = None, *, verbose: bool = F
         code=_code(event, snippet),
         code_language=language,
         explanations=explanations,
-        others=tuple(match_words(c, verbose=verbose) for c in finding.matches[1:]) if show_all else (),
+        others=tuple(match_words(c, verbose=verbose) for c in finding.matches[1:] if c not in layers)
+        if show_all
+        else (),
     )
 
 

@@ -1,4 +1,4 @@
-"""What the record commands write: `validate`'s problems, `verify`'s verdicts, `import`'s placements."""
+"""What the record commands write: the problems `validate` finds, `verify`'s verdicts, `import` and `update`'s work."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from leafexplain.env import Environment
-from leafexplain.models import RecordSet, Verdict
+from leafexplain.models import RecordSet, UpdateSummary, Verdict
 from leafexplain.text import printable
 
 
@@ -46,4 +46,43 @@ def write_import_line(env: Environment, outcome: str, record_id: str, target: Pa
 def write_import_summary(env: Environment, counts: Mapping[str, int], root: Path) -> None:
     summary = ", ".join(f"{v} {k}" for k, v in counts.items() if v or k == "imported")
     env.stdout.write(f"{summary} (into {printable(str(root))})\n")
+    env.stdout.flush()
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def write_update(summary: UpdateSummary, env: Environment) -> None:
+    """`update`: a line for each file or raising line not kept and why, why the run stopped, then the counts."""
+    out: list[str] = []
+    for outcome in summary.outcomes:
+        if outcome.status == "fetched":
+            continue
+        place = outcome.place
+        where = f"{place.repo} {place.commit[:10]} {place.path}" + (f":{place.line}" if outcome.records == 1 else "")
+        line = f"{outcome.status:<8} {where}: {outcome.reason}"
+        if outcome.retried:
+            line += f"; {_plural(outcome.retried, 'record')} tried at the next messageVariants place instead"
+        elif outcome.records > 1:
+            line += f" ({outcome.records} records)"
+        out.append(line)
+    if summary.stopped:
+        left = f"; {_plural(summary.not_tried, 'file')} left" if summary.not_tried else ""
+        out.append(f"stopped: {summary.stopped}{left}: run `leafexplain update` again to go on")
+    for repo, wanted, have in summary.by_repo:
+        out.append(f"{repo}: {have} of {_plural(wanted, 'record')} with their source lines")
+    fetched = sum(o.status == "fetched" for o in summary.outcomes)
+    wanted = sum(w for _, w, _ in summary.by_repo)
+    have = sum(h for _, _, h in summary.by_repo)
+    total = (
+        f"{have} of {_plural(wanted, 'record')} with their source lines in {summary.cache}: "
+        f"{summary.cached_before} cached before, {summary.fetched} now ({_plural(fetched, 'file')} fetched)"
+    )
+    if summary.at_variants:
+        total += f"; {summary.at_variants} at a messageVariants commit"
+    if summary.without_place:
+        total += f"; {summary.without_place} name no commit, file and line"
+    out.append(total)
+    env.stdout.write("".join(f"{printable(line)}\n" for line in out))
     env.stdout.flush()

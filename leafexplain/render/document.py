@@ -7,7 +7,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from leafexplain.libraries import norm_path
-from leafexplain.models import ErrorEvent, Finding, Frame, LibrarySource, Located, Record, Report, Snippet
+from leafexplain.models import (
+    CachedSnippet,
+    ErrorEvent,
+    Finding,
+    Frame,
+    LibrarySource,
+    Located,
+    Record,
+    Report,
+    Snippet,
+)
 from leafexplain.render.words import match_words, near_words
 from leafexplain.text import clean_line, safe_link
 
@@ -139,6 +149,12 @@ def installed_section(source: LibrarySource) -> Section:
     return Section("Library source (installed)", tuple(blocks))
 
 
+def cached_blocks(cached: CachedSnippet) -> list[Block]:
+    """The record's lines from the source cache, marked with the commit they came from."""
+    note = f"At commit {safe(cached.commit[:10], 64)}, from the source cache (`leafexplain update`):"
+    return [Block("text", note), _local_snippet(cached.lines, cached.start, cached.line, cached.language)]
+
+
 def same_file(a: str, b: str) -> bool:
     """Two paths to one library file, as a frame and a record name it (`…/burn-autodiff-0.20.1/src/tensor.rs`
     and `crates/burn-autodiff/src/tensor.rs`): the file and its folder agree."""
@@ -163,6 +179,7 @@ def record_sections(
     snippet_context: int | None = SNIPPET_CONTEXT,
     installed: LibrarySource | None = None,
     event: ErrorEvent | None = None,
+    cached: CachedSnippet | None = None,
 ) -> tuple[Section, ...]:
     """The explanation of a record, in the order a user reads it; `full` adds the code aids."""
     sections: list[Section] = []
@@ -174,15 +191,19 @@ def record_sections(
     source: list[Block] = []
     if record.filePath:
         where = safe(record.filePath, 500) + (f":{record.lineNumber}" if record.lineNumber else "")
-        at = f" at {safe(record.analyzedSha, 64)[:10]}" if record.analyzedSha else ""
-        source.append(Block("text", f"{safe(record.repo, 200)}{at} · {where}"))
+        source.append(Block("text", f"{safe(record.repo, 200)} · {where}"))
         moved = other_line(record, event)
         if moved is not None:
             source.append(Block("text", f"Your run raised it at line {moved} of this file: another version of it."))
-    if record.sourceCode and record.sourceCode.strip():
+    link = record.githubUrl
+    if record.sourceCode and record.sourceCode.strip() and not (cached is not None and cached.replaces(record)):
         source.append(_snippet(record, snippet_context))
-    if record.githubUrl:
-        source.append(_link(record.githubUrl))
+    elif cached is not None:
+        source.extend(cached_blocks(cached))
+        if cached.commit not in (link or ""):  # the record's own commit was not found: link the lines shown
+            link = cached.url
+    if link:
+        source.append(_link(link))
     if source:
         sections.append(Section("Where it is raised", tuple(source)))
     if installed is not None:
@@ -290,8 +311,12 @@ def event_view(
     record = best.record
     facts.append(("matched", match_words(best, verbose=verbose)))
     installed = sources.library[0] if sources and sources.library else None
+    cached = sources.cached[0] if sources and sources.cached else None
     context = None if full else SNIPPET_CONTEXT
-    sections = [*mine, *record_sections(record, full=full, snippet_context=context, installed=installed, event=event)]
+    sections = [
+        *mine,
+        *record_sections(record, full=full, snippet_context=context, installed=installed, cached=cached, event=event),
+    ]
     others = finding.matches[1:]
     if others and show_all:
         items = tuple(match_words(c, verbose=verbose) for c in others)

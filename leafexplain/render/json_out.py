@@ -9,6 +9,7 @@ from typing import Any
 
 from leafexplain.env import Environment
 from leafexplain.models import (
+    CachedSnippet,
     Candidate,
     Finding,
     Frame,
@@ -48,10 +49,11 @@ def _candidate(c: Candidate) -> dict[str, Any]:
         "messagePattern": r.messagePattern,
         "score": c.score,
         "method": c.method,
-        "confidence": c.confidence,
-        "wording": c.wording,
         "span": list(c.span) if c.span else None,
         "reasons": list(c.reasons),
+        "confidence": c.confidence,
+        "wording": c.wording,
+        "role": c.role,
         "filePath": r.filePath,
         "lineNumber": r.lineNumber,
         "githubUrl": r.githubUrl,
@@ -85,11 +87,49 @@ def _library_source(source: LibrarySource | None) -> dict[str, Any] | None:
     }
 
 
+def _source_snippet(
+    record: Record, installed: LibrarySource | None, cached: CachedSnippet | None
+) -> dict[str, Any] | None:
+    """The snippet a match shows, by the first origin that has one: the record's own, installed, the cache
+    (the cache first when the record's own commit was not found and the lines come from a release)."""
+    if cached is not None and cached.replaces(record) and installed is None:
+        return _cached_snippet(cached)
+    if record.sourceCode and record.sourceCode.strip():
+        lines = record.sourceCode.split("\n")
+        return {
+            "origin": "record",
+            "path": record.filePath,
+            "commit": record.analyzedSha,
+            "line": record.lineNumber,
+            "start": record.sourceCodeStart or 1,
+            "lines": lines,
+            "url": record.githubUrl,
+        }
+    if installed is not None:
+        return {"origin": "installed", "commit": None, **(_library_source(installed) or {})}
+    if cached is not None:
+        return _cached_snippet(cached)
+    return None
+
+
+def _cached_snippet(cached: CachedSnippet) -> dict[str, Any]:
+    return {
+        "origin": "cache",
+        "path": cached.path,
+        "commit": cached.commit,
+        "line": cached.line,
+        "start": cached.start,
+        "lines": list(cached.lines),
+        "url": cached.url,
+    }
+
+
 def explain_document(
     findings: Iterable[Finding], threshold: float, sources: Sequence[Located] | None = None
 ) -> dict[str, Any]:
     """The envelope; with `sources` (the local lookups, lined up with `findings`) each event gains
-    `user_snippet` and each match `library_source`, null where nothing was found here."""
+    `user_snippet` and each match `library_source` (null where nothing was found here) and
+    `source_snippet` (null where no origin has one)."""
     events = []
     for i, m in enumerate(findings):
         e = m.event
@@ -114,7 +154,10 @@ def explain_document(
             found = sources[i]
             events[-1]["user_snippet"] = _user_snippet(found.user)
             for j, candidate in enumerate(events[-1]["matches"]):
-                candidate["library_source"] = _library_source(found.library[j] if j < len(found.library) else None)
+                installed = found.library[j] if j < len(found.library) else None
+                candidate["library_source"] = _library_source(installed)
+                cached = found.cached[j] if j < len(found.cached) else None
+                candidate["source_snippet"] = _source_snippet(m.matches[j].record, installed, cached)
     return {"schema": EXPLAIN_SCHEMA, "version": __version__, "threshold": threshold, "events": events}
 
 

@@ -136,7 +136,7 @@ def brief_markdown(brief: Brief, number: str = "") -> list[str]:
     if raised or link:
         parts.append("**Raised:** " + " ".join([*raised, *([f"<{link}>"] if link else [])]))
     parts += [f"**Also:** {md_text(text)}" for text in brief.others]
-    parts += [f"**Also:** {md_text(e.matched)}" for e in brief.explanations[1:]]
+    parts += [f"**Wrapper:** {md_text(e.matched)}" for e in brief.explanations[1:]]
     parts.append(f"**More:** {_code_span(first.more)}, or add `--full`")
     return parts
 

@@ -283,8 +283,8 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
     fixes = _fixes(first.fixes, width)
     source = _source(first, width, hyperlinks)
     others = [row for text in brief.others for row in _text_rows("also", text, width, MATCHED_ROWS)]
-    # A second explanation (a wrapper around the first's error) gets its matched line.
-    later = [row for e in brief.explanations[1:] for row in _text_rows("also", e.matched, width, MATCHED_ROWS)]
+    # The wrapper around the error explained above: its record in one line.
+    later = [row for e in brief.explanations[1:] for row in _text_rows("wrapper", e.matched, width, MATCHED_ROWS)]
     more = _text_rows("more", f"{first.more} · or add --full", width, 2)
     required = top + your_line + why + (fixes[0] if fixes else []) + source + others + later + more
     left = SCREEN_ROWS - total_rows(required, width)

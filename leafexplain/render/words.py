@@ -49,10 +49,11 @@ def wording_versions(wording: str) -> str:
 
 
 def confidence_words(candidate: Candidate) -> str:
-    """How sure: `exact wording`, `same error, wording of torch <= 1.13`, or `similar message`."""
-    if candidate.confidence == "same error, other version's wording" and candidate.wording:
+    """How sure, as the candidate says it (`exact wording`, `same exception class`, `similar message`), the
+    releases of another wording without the notes a record adds to them: `same error, wording of torch <= 1.13`."""
+    if candidate.method == "regex" and candidate.wording:
         return f"same error, wording of {wording_versions(candidate.wording)}"
-    return candidate.confidence
+    return one_line(candidate.confidence, 200)
 
 
 def match_numbers(candidate: Candidate) -> str:

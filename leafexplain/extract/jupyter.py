@@ -1,0 +1,94 @@
+"""Find IPython, Jupyter and Colab tracebacks: `RuntimeError   Traceback (most recent call last)`, cells, `---->` lines.
+
+IPython prints its own layout: the class and the header on one line, then for each frame a
+location line (`Cell In[3], line 5`, `File ~/x.py:706, in f(self)`, or before IPython 8
+`<ipython-input-3-...> in <module>`, `~/x.py in f(self)`), the code around it with the current
+line marked `---->`, and at the end the usual `Class: message`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from leafexplain.extract.common import EXCEPTION_LINE, short_class, trim_blank, user_frame
+from leafexplain.models import ErrorEvent, Frame
+
+HEADER = re.compile(r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s{2,}T?raceback \(most recent call last\)\s*$")
+CELL = re.compile(
+    r"^(?:Cell In ?\[(?P<cell>[^\]]*)\], line (?P<line>\d+)|Input In \[(?P<input>[^\]]*)\], in (?P<fn>.+))\s*$"
+)
+FILE_AT = re.compile(r"^File (?P<file>.+?):(?P<line>\d+)(?:, in (?P<function>.+?))?\s*$")
+OLD_LOCATION = re.compile(r"^(?P<file><ipython-input-[^>]*>|\S.*?\.py|<[^>]+>) in (?P<function>\S.*?)\s*$")
+MARKED = re.compile(r"^-+> ?(?P<line>\d+)\s(?P<code>.*)$")
+CODE = re.compile(r"^\s+\d+\s")
+MAX_LINES = 2000
+MAX_MESSAGE_LINES = 200
+
+
+def _location(line: str) -> Frame | None:
+    cell = CELL.match(line)
+    if cell:
+        number = cell.group("line")
+        name = (
+            f"Cell In[{cell.group('cell')}]" if cell.group("cell") is not None else f"Input In [{cell.group('input')}]"
+        )
+        return Frame(file=name, line=int(number) if number else None, function=cell.group("fn"))
+    at = FILE_AT.match(line)
+    if at:
+        return Frame(file=at.group("file"), line=int(at.group("line")), function=at.group("function"))
+    old = OLD_LOCATION.match(line)
+    if old:
+        return Frame(file=old.group("file"), function=old.group("function"))
+    return None
+
+
+def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
+    events: list[ErrorEvent] = []
+    i = 0
+    while i < len(lines):
+        header = HEADER.match(lines[i]) if not claimed[i] and "raceback (most" in lines[i] else None
+        if not header:
+            i += 1
+            continue
+        start, error_type = i, header.group("type")
+        frames: list[Frame] = []
+        i += 1
+        end = min(len(lines), start + MAX_LINES)
+        message: list[str] | None = None
+        while i < end:
+            line = lines[i].rstrip()
+            text = line.strip()
+            em = EXCEPTION_LINE.match(line) if line and not line[0].isspace() else None
+            if em and short_class(em.group("type")) == short_class(error_type) and not _location(line):
+                message = [em.group("message") or ""]
+                i += 1
+                while i < end and lines[i].strip() and len(message) < MAX_MESSAGE_LINES:
+                    message.append(lines[i])
+                    i += 1
+                break
+            marked = MARKED.match(text)
+            if marked and frames:
+                last = frames[-1]
+                frames[-1] = Frame(last.file, last.line or int(marked.group("line")), None, last.function,
+                                   marked.group("code").strip() or None)  # fmt: skip
+            elif not CODE.match(line) and (location := _location(text)) is not None:
+                frames.append(location)
+            i += 1
+        if message is None:
+            i = start + 1
+            continue
+        for k in range(start, i):
+            claimed[k] = True
+        events.append(
+            ErrorEvent(
+                language="python",
+                error_type=error_type,
+                message="\n".join(trim_blank(message)).strip(),
+                location=frames[-1] if frames else None,
+                frames=tuple(frames),
+                user_frame=user_frame(frames, "python", innermost_first=False),
+                extractor="python-jupyter",
+                line_number=start + 1,
+            )
+        )
+    return events

@@ -1,0 +1,71 @@
+"""Undo what pasting and logging do to error text before the extractors read it.
+
+- A stack trace logged as one JSON string (`"exc":"Traceback (most recent call last):\\n  File ...`)
+  is unfolded into its lines.
+- HTML entities from a scraped page or an issue's HTML (`can&#39;t`) become their characters.
+- Markdown emphasis or code marks around an exception line (`**ImportError: ...**`) are dropped, and
+  an exception quoted as inline code inside a sentence (``it fails with `KeyError: 'x'` ``) gets a
+  line of its own.
+
+Each line out keeps the number of the input line it came from, so events still point at the
+input as it was given.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+# Where an escaped stack trace starts inside a logged string: a keyword, then an escaped newline.
+_ESCAPED_START = re.compile(r"(?:T?raceback \(most recent call last\):|thread '[^'\\]*' panicked at )[^\"]*?\\n")
+_JSON_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*')
+_ENTITY = re.compile(r"&(?:#\d{1,6}|#x[0-9a-fA-F]{1,5}|quot|apos|lt|gt|amp);")
+_INLINE_CODE = re.compile(r"`(?P<inner>[A-Za-z_][\w.]*(?:Error|Exception|Warning): [^`]+)`")
+_EMPHASIS = re.compile(
+    r"^(?P<indent>\s*)(?P<mark>\*\*|__|\*|`)(?P<inner>[A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit|Interrupt)\b"
+    r"[^`*]*?)(?P=mark)(?P<rest>.*)$"
+)
+
+
+def _unescape_json(text: str) -> str:
+    try:
+        return json.loads(f'"{text}"')
+    except ValueError:
+        return text.replace("\\n", "\n").replace('\\"', '"').replace("\\t", "\t")
+
+
+def _unfold_escaped(line: str) -> list[str] | None:
+    """The lines of a stack trace logged as one escaped string, with what came before it on a line of its own."""
+    start = _ESCAPED_START.search(line)
+    if start is None:
+        return None
+    rest = _JSON_STRING_REST.match(line, start.start())
+    end = rest.end() if rest else len(line)
+    before, inner, after = line[: start.start()], line[start.start() : end], line[end:]
+    lines = _unescape_json(inner).split("\n")
+    return [before, *lines, after] if before.strip() else [*lines, after]
+
+
+def unfold(lines: list[str]) -> tuple[list[str], list[int]]:
+    """The lines as the extractors should read them, and the input line each one came from."""
+    out: list[str] = []
+    origin: list[int] = []
+    for number, line in enumerate(lines):
+        if "&" in line and _ENTITY.search(line):
+            line = html.unescape(line)
+        unfolded = _unfold_escaped(line) if "\\n" in line else None
+        if unfolded is not None:
+            out.extend(unfolded)
+            origin.extend([number] * len(unfolded))
+            continue
+        if line[:1] in "*_` \t" and (m := _EMPHASIS.match(line)):
+            line = m.group("indent") + m.group("inner") + m.group("rest")
+        elif "`" in line and (code := _INLINE_CODE.search(line)):
+            parts = [line[: code.start()], code.group("inner"), line[code.end() :]]
+            out.extend(parts)
+            origin.extend([number] * len(parts))
+            continue
+        out.append(line)
+        origin.append(number)
+    return out, origin

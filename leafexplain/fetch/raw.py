@@ -1,0 +1,145 @@
+"""One file from GitHub's raw file service (or a mirror of it): bounded in time and size, every fault named in one line.
+
+The standard library's urllib does it: one GET a file, no new dependency. Proxies are taken from the
+environment leafexplain was given (`https_proxy`, `http_proxy`, `no_proxy`), never for the local
+machine, so that a test's stand-in server on 127.0.0.1 is reached directly.
+"""
+
+from __future__ import annotations
+
+import http.client
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping
+from typing import Literal
+
+DEFAULT_BASE = "https://raw.githubusercontent.com"
+BASE_VARIABLE = "LEAFEXPLAIN_RAW_BASE"
+DEFAULT_TIMEOUT = 20.0  # seconds per file, all told
+MAX_BYTES = 4 << 20  # a source file bigger than this is generated: not worth keeping lines of
+CHUNK = 64 << 10
+USER_AGENT = "leafexplain-update"
+_LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+# missing: the file is not there at that commit (try elsewhere); failed: this file, this time;
+# stop: nothing more will work now (no network, a rate limit, a proxy answering in place of the server).
+FaultKind = Literal["missing", "failed", "stop"]
+
+
+class FetchFault(Exception):
+    """Why a file was not fetched, in one line, and what it means for the rest of the run."""
+
+    def __init__(self, kind: FaultKind, reason: str) -> None:
+        super().__init__(reason)
+        self.kind: FaultKind = kind
+        self.reason = reason
+
+
+def base_url(option: str | None, environ: Mapping[str, str]) -> str:
+    """The service's address: the option, else LEAFEXPLAIN_RAW_BASE, else GitHub's. Raises ValueError when it
+    is not an http(s) address."""
+    base = (option or environ.get(BASE_VARIABLE) or DEFAULT_BASE).rstrip("/")
+    parts = urllib.parse.urlsplit(base)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"not an http(s) address: {base}")
+    return base
+
+
+def raw_url(base: str, repo: str, commit: str, path: str) -> str:
+    """Where the service keeps `path` at `commit`: BASE/OWNER/NAME/COMMIT/PATH."""
+    return f"{base}/{repo}/{commit}/{urllib.parse.quote(path)}"
+
+
+def _proxies(host: str, environ: Mapping[str, str]) -> dict[str, str]:
+    lowered = {k.lower(): v for k, v in environ.items() if k.lower().endswith("_proxy") and v}
+    bypass = [h.strip().lstrip(".").lower() for h in lowered.pop("no_proxy", "").split(",") if h.strip()]
+    host = host.lower()
+    if host in _LOCAL_HOSTS or "*" in bypass or any(host == h or host.endswith("." + h) for h in bypass):
+        return {}
+    return {k[: -len("_proxy")]: v for k, v in lowered.items() if k in ("http_proxy", "https_proxy")}
+
+
+def opener(base: str, environ: Mapping[str, str]) -> urllib.request.OpenerDirector:
+    """An opener for the service at `base`, through the environment's proxy for it, if any."""
+    host = urllib.parse.urlsplit(base).hostname or ""
+    return urllib.request.build_opener(urllib.request.ProxyHandler(_proxies(host, environ)))
+
+
+def _http_fault(error: urllib.error.HTTPError, host: str) -> FetchFault:
+    code = error.code
+    if code in (404, 410):
+        return FetchFault("missing", f"not found (HTTP {code}): no such commit, or no such file at it")
+    if code in (403, 429):
+        wait = error.headers.get("Retry-After") if error.headers else None
+        later = f", retry after {wait} s" if wait and wait.isdigit() else ""
+        what = "rate limited" if code == 429 else "refused (a rate limit or an access rule)"
+        return FetchFault("stop", f"{what} by {host} (HTTP {code}{later})")
+    if code == 407:
+        return FetchFault("stop", "the proxy asks for credentials (HTTP 407)")
+    if code >= 500:
+        return FetchFault("failed", f"server error (HTTP {code})")
+    return FetchFault("failed", f"unexpected answer (HTTP {code})")
+
+
+def _is_timeout(reason: object) -> bool:
+    return isinstance(reason, TimeoutError) or "timed out" in str(reason)
+
+
+def _looks_like_html(content_type: str, head: bytes, url: str) -> bool:
+    if url.lower().endswith((".html", ".htm")):
+        return False
+    start = head.lstrip()[:15].lower()
+    return content_type.startswith("text/html") or start.startswith((b"<!doctype html", b"<html"))
+
+
+def fetch_text(
+    url: str, *, via: urllib.request.OpenerDirector, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = MAX_BYTES
+) -> str:
+    """The text at `url`. Raises FetchFault for anything but a whole text file within the bounds."""
+    host = urllib.parse.urlsplit(url).hostname or url
+    deadline = time.monotonic() + timeout
+    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, "Accept": "text/plain, */*"})
+    expected: str | None = None
+    try:
+        with via.open(request, timeout=timeout) as answer:
+            expected = answer.headers.get("Content-Length")
+            content_type = (answer.headers.get("Content-Type") or "").lower()
+            pieces: list[bytes] = []
+            size = 0
+            while True:
+                if time.monotonic() > deadline:
+                    raise FetchFault("failed", f"timed out after {timeout:g} s")
+                piece = answer.read(CHUNK)
+                if not piece:
+                    break
+                size += len(piece)
+                if size > max_bytes:
+                    raise FetchFault("failed", f"larger than {max_bytes >> 20} MB: not kept")
+                pieces.append(piece)
+    except FetchFault:
+        raise
+    except urllib.error.HTTPError as error:
+        raise _http_fault(error, host) from None
+    except urllib.error.URLError as error:
+        if _is_timeout(error.reason):
+            raise FetchFault("failed", f"timed out after {timeout:g} s") from None
+        raise FetchFault("stop", f"cannot reach {host}: {error.reason}") from None
+    except http.client.IncompleteRead as error:
+        got = len(error.partial)
+        raise FetchFault("failed", f"the connection closed early (got {got} bytes of {expected})") from None
+    except TimeoutError:
+        raise FetchFault("failed", f"timed out after {timeout:g} s") from None
+    except (http.client.HTTPException, ConnectionError) as error:
+        raise FetchFault("failed", f"the answer was cut off or malformed ({type(error).__name__})") from None
+    except OSError as error:
+        raise FetchFault("stop", f"cannot reach {host}: {error.strerror or error}") from None
+    data = b"".join(pieces)
+    if expected and expected.isdigit() and int(expected) != len(data):
+        raise FetchFault("failed", f"the connection closed early (got {len(data)} bytes of {expected})")
+    if _looks_like_html(content_type, data[:512], url):
+        raise FetchFault("stop", f"{host} answered with an HTML page, not the file (a proxy or a login page?)")
+    if b"\0" in data[:8192]:
+        raise FetchFault("failed", "not a text file")
+    return data.decode("utf-8", errors="replace")

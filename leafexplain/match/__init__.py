@@ -1,0 +1,262 @@
+"""Score records against an error event: a wording found in the message is exact; else a weighted word score decides.
+
+Each record has its own wording and, in `messageVariants`, the wordings of other releases; any of
+them found in the message is a hit (score 100), and the output says which wording it was. Only
+when no wording of any record is found does the fuzzy score (match/fuzzy.py) compare words. A
+record whose pattern is a placeholder alone (a bare `KeyError: 'x'`) explains its exception class
+when nothing more specific does.
+
+An error can carry another inside it: `called Result::unwrap() on an Err value: Torch("...")`, an
+`expect` message, a wrapped exception's text. When one record's wording is found inside the value
+another record's placeholder took, the inner one is the specific explanation (role "payload",
+ranked first) and the outer one explains the wrapper (role "wrapper"). Only such an inner hit may
+cross languages (a PyTorch error inside a Rust panic from tch).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from leafexplain.extract.common import short_class
+from leafexplain.libraries import library_hints
+from leafexplain.match.fuzzy import fuzzy_score, message_content_words, wording_words
+from leafexplain.models import Candidate, ErrorEvent, Finding, Record
+from leafexplain.records.catalog import Catalog, catalog_from_records
+from leafexplain.records.patterns import MAX_SEARCH_CHARS, PatternHit, compile_pattern, message_words
+
+# At or above this a candidate explains the event. tests/test_match.py and the corpus of real
+# pastes (tests/test_pastes.py) hold the cases on both sides of this line.
+DEFAULT_THRESHOLD = 85.0
+EXACT = 100.0
+CLASS_ONLY = 88.0  # a record for an exception class as such: below any wording found, above the cut-off
+CLASS_MISMATCH_PENALTY = 15.0  # the message fits, the exception class does not
+# A long wording found exactly is strong evidence even when a release changed the class it raises.
+SPECIFIC_CHARS, SPECIFIC_CLASS_PENALTY = 30, 5.0
+# Catch-all classes: libraries move an error from one of these to a class of its own between releases
+# (torch's RuntimeError became torch.OutOfMemoryError, IndexError, ValueError ...): a small penalty.
+BROAD_CLASSES = frozenset({"Exception", "RuntimeError"})
+LIBRARY_BONUS = 5.0
+UNKNOWN_LANGUAGE_PENALTY = 5.0  # a fuzzy score for text that is not even recognisably Rust or Python
+# Events found only as a stretch of pasted text: a wording must be found in them, words in common are not enough.
+EXACT_ONLY_EXTRACTORS: frozenset[str] = frozenset()
+NEAR_FLOOR = 40.0
+NEAR_COUNT = 3
+FUZZY_MESSAGE_CHARS = 4000
+
+
+class _Scored(NamedTuple):
+    """A candidate before its full record is read."""
+
+    index: int
+    score: float
+    method: str
+    span: tuple[int, int] | None
+    reasons: tuple[str, ...]
+    wording: str | None = None
+    role: str | None = None
+    literal_chars: int = 0
+
+
+class _Hit(NamedTuple):
+    index: int
+    hit: PatternHit
+    wording: str | None
+    error_class: str | None
+    literal_chars: int
+    same_language: bool
+
+
+class Matcher:
+    """Scores events against a catalog of records; patterns compile only for candidates."""
+
+    def __init__(self, records: Catalog | Sequence[Record], threshold: float = DEFAULT_THRESHOLD) -> None:
+        self.catalog = records if isinstance(records, Catalog) else catalog_from_records(records)
+        self.threshold = threshold
+
+    @property
+    def records(self) -> list[Record]:
+        return self.catalog.all_records()
+
+    def _candidates(self, message: str) -> list[int]:
+        index = self.catalog.token_index
+        found: set[int] = set(self.catalog.unindexed)
+        for word in message_words(message):
+            found.update(index.get(word, ()))
+        return sorted(found)
+
+    def _same_language(self, event: ErrorEvent, index: int) -> bool:
+        """A Rust panic is not explained by a Python record, nor the other way round (but see payloads)."""
+        language = self.catalog.languages[index]
+        return event.language == "unknown" or language in ("unknown", event.language)
+
+    def _hits(self, message: str, index: int, same_language: bool) -> _Hit | None:
+        """The record's first wording found in the message: its own, else another release's."""
+        for pattern, versions, error_class in self.catalog.wordings(index):
+            compiled = compile_pattern(pattern)
+            if compiled.literal_chars == 0:
+                return None  # a class-only record: never a wording hit
+            hit = compiled.search(message)
+            if hit is not None:
+                wording = versions or None
+                return _Hit(index, hit, wording, error_class, compiled.literal_chars, same_language)
+        return None
+
+    def _class_penalty(self, event: ErrorEvent, error_class: str | None, literal_chars: int) -> tuple[float, str]:
+        if event.language != "python" or not event.error_type or not error_class:
+            return 0.0, ""
+        if short_class(event.error_type) == short_class(error_class):
+            return 0.0, "exception class agrees"
+        broad = {short_class(event.error_type), short_class(error_class)} & BROAD_CLASSES
+        penalty = SPECIFIC_CLASS_PENALTY if literal_chars >= SPECIFIC_CHARS or broad else CLASS_MISMATCH_PENALTY
+        return penalty, f"exception class differs ({error_class})"
+
+    def _exact(self, event: ErrorEvent, hits: list[_Hit]) -> list[_Scored]:
+        out: list[_Scored] = []
+        for h in hits:
+            if not h.same_language:
+                continue
+            penalty, why = self._class_penalty(event, h.error_class or self.catalog.classes[h.index], h.literal_chars)
+            reasons = ("wording found" if h.wording is None else f"wording of {h.wording} found", why)
+            out.append(
+                _Scored(
+                    h.index,
+                    EXACT - penalty,
+                    "regex",
+                    h.hit.span(),
+                    tuple(r for r in reasons if r),
+                    h.wording,
+                    None,
+                    h.literal_chars,
+                )
+            )
+        return _layered(out, hits, event.message[:MAX_SEARCH_CHARS])
+
+    def _class_only(self, event: ErrorEvent, candidates: list[int]) -> list[_Scored]:
+        if event.language != "python" or not event.error_type:
+            return []
+        out = []
+        for n in self.catalog.unindexed:
+            error_class = self.catalog.classes[n]
+            if (
+                error_class
+                and compile_pattern(self.catalog.patterns[n]).literal_chars == 0
+                and short_class(error_class) == short_class(event.error_type)
+                and self._same_language(event, n)
+            ):
+                out.append(_Scored(n, CLASS_ONLY, "class", None, ("exception class is the record's",)))
+        return out
+
+    def _fuzzy(self, event: ErrorEvent, candidates: list[int], hints: frozenset[str]) -> list[_Scored]:
+        words = message_content_words(event.message[:FUZZY_MESSAGE_CHARS])
+        out: list[_Scored] = []
+        for n in candidates:
+            if not self._same_language(event, n):
+                continue
+            best: tuple[float, str, str | None, str | None] | None = None
+            for pattern, versions, error_class in self.catalog.wordings(n):
+                scored = fuzzy_score(wording_words(pattern), words, self.catalog.weight)
+                if scored is not None and (best is None or scored.score > best[0]):
+                    best = (scored.score, scored.reason, versions or None, error_class)
+            if best is None:
+                continue
+            score, reason, wording, error_class = best
+            reasons = [reason]
+            repo = self.catalog.repos[n]
+            if repo in hints:
+                score = min(score + LIBRARY_BONUS, 99.0)
+                reasons.append(f"{repo} in the frames")
+            penalty, why = self._class_penalty(event, error_class or self.catalog.classes[n], 0)
+            if why:
+                reasons.append(why)
+            if event.language == "unknown":
+                penalty += UNKNOWN_LANGUAGE_PENALTY
+                reasons.append("neither a Rust panic nor a Python traceback")
+            out.append(_Scored(n, round(score - penalty, 1), "fuzzy", None, tuple(reasons), wording))
+        return out
+
+    def match(self, event: ErrorEvent, *, threshold: float | None = None) -> Finding:
+        """Wording hits when there are any; otherwise the class and fuzzy scores. Best first, deterministic."""
+        cut = self.threshold if threshold is None else threshold
+        message = event.message[:MAX_SEARCH_CHARS]
+        hints = library_hints(event)
+        candidates = self._candidates(message)
+        hits = [h for n in candidates if (h := self._hits(message, n, self._same_language(event, n)))]
+        scored = self._exact(event, hits)
+        if not any(s.score >= cut for s in scored) and event.extractor not in EXACT_ONLY_EXTRACTORS:
+            scored += self._class_only(event, candidates)
+            if not any(s.score >= cut for s in scored):
+                scored += self._fuzzy(event, [n for n in candidates if n not in {s.index for s in scored}], hints)
+        catalog = self.catalog
+        scored.sort(
+            key=lambda c: (
+                c.role != "payload",
+                -c.score,
+                ("regex", "class", "fuzzy").index(c.method),
+                -c.literal_chars,
+                c.wording is not None,
+                catalog.repos[c.index] not in hints,
+                catalog.ids[c.index],
+            )
+        )
+        above = [c for c in scored if c.score >= cut]
+        near = [] if above else [c for c in scored if NEAR_FLOOR <= c.score < cut][:NEAR_COUNT]
+        # Only now are full records read: for what is shown.
+        return Finding(event=event, matches=tuple(map(self._full, above)), near=tuple(map(self._full, near)))
+
+    def _full(self, scored: _Scored) -> Candidate:
+        return Candidate(
+            self.catalog.record(scored.index),
+            scored.score,
+            scored.method,  # type: ignore[arg-type]
+            scored.span,
+            scored.reasons,
+            scored.wording,
+            scored.role,  # type: ignore[arg-type]
+        )
+
+
+def _inside_value(inner: PatternHit, outer: PatternHit, message: str) -> bool:
+    """The inner hit's wording lies in the message where the outer hit's placeholder took a value.
+
+    Where the two share only punctuation (`value: ` then `: ParseIntError`), that is not a clash.
+    """
+    begin = inner.literals[0][0] if inner.literals else inner.begin
+    if not (outer.begin <= begin and inner.finish <= outer.finish) or (begin, inner.finish) == outer.span():
+        return False
+    for start, end in outer.literals:
+        shared = message[max(start, begin) : min(end, inner.finish)]
+        if any(ch.isalnum() for ch in shared):
+            return False
+    return True
+
+
+def _layered(scored: list[_Scored], hits: list[_Hit], message: str) -> list[_Scored]:
+    """Mark errors carried inside another's value: the inner one is the payload, the outer one the wrapper."""
+    wrappers: set[int] = set()
+    payloads: list[_Scored] = []
+    for inner in hits:
+        outer = next((o for o in hits if o.same_language and _inside_value(inner.hit, o.hit, message)), None)
+        if outer is None:
+            continue
+        wrappers.add(outer.index)
+        reasons = ("wording found inside another error's message",)
+        kept = next((s for s in scored if s.index == inner.index), None)
+        if kept is not None:
+            payloads.append(kept._replace(role="payload"))
+        else:  # another language's error carried in this one's message
+            payloads.append(
+                _Scored(
+                    inner.index,
+                    EXACT,
+                    "regex",
+                    inner.hit.span(),
+                    reasons,
+                    inner.wording,
+                    "payload",
+                    inner.literal_chars,
+                )
+            )
+    payload_indexes = {p.index for p in payloads}
+    out = [s._replace(role="wrapper") if s.index in wrappers else s for s in scored if s.index not in payload_indexes]
+    return payloads + out

@@ -1,0 +1,155 @@
+"""The fuzzy score: how much of a wording's meaning a message carries, read the way a person compares them.
+
+A wording is its content words in order (no stop words, no numbers), each weighted by how rare it
+is among the records (a word every other record has tells nothing). A message scores by the
+weight of the wording's words it has in the same order (a longest common subsequence), with:
+
+- the head counting more: the first clause names the error ("Expected all tensors to be on the
+  same device"); later clauses add detail that releases reword or drop;
+- a message cut short (a paste, or an older release that printed less) not penalised for the
+  words after its end, when it carries a good share of the wording;
+- words found far apart not counting together: the matched words must stand about as close as
+  in the wording, placeholders aside (a placeholder takes a value of any length), so that a long
+  text does not collect a wording's words from all over.
+
+Everything here is linear in the message (the alignment is rapidfuzz's, in C) and regex-free.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from itertools import pairwise
+from typing import NamedTuple
+
+from leafexplain.records.patterns import STOPWORDS, split_pattern
+
+HEAD_SHARE = 0.4  # of the score: the head clause; the rest is the whole wording
+MIN_WORDS = 3  # a wording of fewer content words would match too much by chance
+# The head: the first clause, or the first clauses until it has HEAD_MIN_WORDS words ("CUDA out of
+# memory. Tried to allocate"), at most HEAD_MAX_WORDS. A message with the whole head, in order and
+# close together, is the same error in another release's words: it scores at least HEAD_FLOOR.
+HEAD_MIN_WORDS, HEAD_MAX_WORDS = 4, 8
+HEAD_FLOOR = 88.0
+# A message that ends early must still carry this share of the wording's weight, or its whole head
+# and this many words.
+CUT_SHORT_SHARE, CUT_SHORT_MIN_WORDS = 0.5, 5
+WINDOW_WORDS = 400  # a placeholder may hold a long value (a list of missing keys): look this far
+VALUE_WORDS = 6  # words a placeholder's value may take before the next word counts as far away
+GAP_SLACK = 3
+EXTRA_WORD_COST = 0.03  # each unexplained word inside the matched stretch, beyond the allowance
+MAX_EXTRA_COST = 0.3
+CEILING = 99.0  # only a wording found in the message is exact
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_CLAUSE_END = re.compile(r"[.:;!?(\n]|, but ")
+
+
+class WordingWords(NamedTuple):
+    """A wording as the fuzzy score reads it."""
+
+    words: tuple[str, ...]  # content words, in order
+    head: int  # the first `head` words are the head clause
+    holes: tuple[int, ...]  # placeholders just before each word
+
+
+def content(word: str) -> bool:
+    return len(word) > 1 and not word.isdigit() and word not in STOPWORDS
+
+
+def message_content_words(text: str) -> list[str]:
+    return [w for w in (m.lower() for m in _WORD.findall(text)) if content(w)]
+
+
+@lru_cache(maxsize=8192)
+def wording_words(pattern: str) -> WordingWords:
+    words: list[str] = []
+    holes: list[int] = []
+    pending = 0
+    head: int | None = None
+    for part in split_pattern(pattern):
+        if part is None:
+            pending += 1
+            continue
+        pos = 0
+        for clause_end in [*(m.start() for m in _CLAUSE_END.finditer(part)), len(part)]:
+            for m in _WORD.finditer(part, pos, clause_end):
+                word = m.group().lower()
+                if content(word):
+                    words.append(word)
+                    holes.append(pending)
+                    pending = 0
+            pos = clause_end
+            if head is None and clause_end < len(part) and len(words) >= HEAD_MIN_WORDS:
+                head = len(words)
+    head = min(head if head is not None else len(words), HEAD_MAX_WORDS, len(words))
+    return WordingWords(tuple(words), head, tuple(holes))
+
+
+class FuzzyScore(NamedTuple):
+    score: float
+    reason: str
+
+
+def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str], float]) -> FuzzyScore | None:
+    """The score of a message (its content words) against one wording, 0-99; None when too short to judge."""
+    from rapidfuzz.distance import LCSseq  # imported only when no wording is found exactly
+
+    words = wording.words
+    if len(words) < MIN_WORDS:
+        return None
+    vocabulary = set(words)
+    start = next((n for n, w in enumerate(message) if w in vocabulary), None)
+    if start is None:
+        return FuzzyScore(0.0, "no word in common")
+    window = message[start : start + WINDOW_WORDS]
+    pairs = [
+        (block.a + k, block.b + k)
+        for block in LCSseq.editops(words, window).as_matching_blocks()
+        for k in range(block.size)
+    ]
+    pairs = _closest_run(pairs, wording, weight)
+    weights = [weight(w) for w in words]
+    total = sum(weights)
+    if not pairs or total <= 0:
+        return FuzzyScore(0.0, "no word in common")
+    matched = sum(weights[a] for a, _ in pairs)
+    last_word, last_position = pairs[-1]
+    # The message ends right after the words it shares: it was cut short, or its release printed less.
+    head_whole = all(a in {p for p, _ in pairs} for a in range(wording.head))
+    enough = matched >= CUT_SHORT_SHARE * total or (head_whole and len(pairs) >= CUT_SHORT_MIN_WORDS)
+    # After the last shared word only the value of a placeholder may follow, if one comes next.
+    trailing = len(window) - last_position - 1
+    room = VALUE_WORDS if last_word + 1 < len(words) and wording.holes[last_word + 1] else 0
+    cut_short = last_word < len(words) - 1 and trailing <= room and enough
+    counted = sum(weights[: max(last_word + 1, wording.head)]) if cut_short else total
+    head_total = sum(weights[: wording.head]) or 1.0
+    head = sum(weights[a] for a, _ in pairs if a < wording.head) / head_total
+    body = matched / counted
+    score = 100.0 * (HEAD_SHARE * head + (1 - HEAD_SHARE) * body)
+    if head == 1.0 and wording.head >= HEAD_MIN_WORDS:
+        score = max(score, HEAD_FLOOR + (CEILING - HEAD_FLOOR) * body)
+    span = pairs[-1][1] - pairs[0][1] + 1
+    allowance = len(pairs) + VALUE_WORDS * sum(wording.holes[pairs[0][0] + 1 : last_word + 1]) + GAP_SLACK
+    extra = max(span - allowance, 0)
+    score *= 1.0 - min(EXTRA_WORD_COST * extra, MAX_EXTRA_COST)
+    reason = f"{body:.0%} of the wording's weight in order" + (", message cut short" if cut_short else "")
+    if head == 1.0 and wording.head >= HEAD_MIN_WORDS:
+        reason += ", its first clause whole"
+    return FuzzyScore(round(min(score, CEILING), 1), reason)
+
+
+def _closest_run(
+    pairs: list[tuple[int, int]], wording: WordingWords, weight: Callable[[str], float]
+) -> list[tuple[int, int]]:
+    """The heaviest stretch of aligned words that stand about as close in the message as in the wording."""
+    if not pairs:
+        return pairs
+    runs: list[list[tuple[int, int]]] = [[pairs[0]]]
+    for (a0, b0), (a1, b1) in pairwise(pairs):
+        allowed = (a1 - a0) + VALUE_WORDS * sum(wording.holes[a0 + 1 : a1 + 1]) + GAP_SLACK
+        if b1 - b0 > allowed:
+            runs.append([])
+        runs[-1].append((a1, b1))
+    return max(runs, key=lambda run: sum(weight(wording.words[a]) for a, _ in run))

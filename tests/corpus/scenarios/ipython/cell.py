@@ -1,0 +1,3 @@
+from helpers import load_config
+
+config = load_config("")

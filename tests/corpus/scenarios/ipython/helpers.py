@@ -1,0 +1,5 @@
+import json
+
+
+def load_config(text):
+    return json.loads(text)

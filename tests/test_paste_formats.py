@@ -1,0 +1,78 @@
+"""What pasting and logging do to error text, undone: each shape people paste in, found as the error it is."""
+
+from __future__ import annotations
+
+import json
+
+from leafexplain.extract import events_in, extract_events
+
+FRAMES = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    main()\n'
+
+
+def test_a_paste_that_lost_its_first_character() -> None:
+    [python] = extract_events("raceback (most recent call last):\n" + FRAMES.split("\n", 1)[1] + "untimeError: boom\n")
+    assert (python.error_type, python.message, python.frames[0].file) == ("untimeError", "boom", "train.py")
+    [rust] = extract_events("hread 'main' panicked at src/main.rs:2:5:\nattempt to add with overflow\n")
+    assert (rust.language, rust.message, rust.thread) == ("rust", "attempt to add with overflow", "main")
+
+
+def test_markdown_emphasis_and_quote_marks() -> None:
+    bold = FRAMES + "**ImportError: cannot import name 'Imbox' from partially initialized module 'imbox'** (x.py)\n"
+    [event] = extract_events(bold)
+    assert event.error_type == "ImportError" and event.message.endswith("'imbox' (x.py)")
+    [quoted] = extract_events("As soon as I run it:\n\n> RuntimeError: size mismatch, m1: [1 x 159], m2: [53 x 128]\n")
+    assert (quoted.error_type, quoted.message) == ("RuntimeError", "size mismatch, m1: [1 x 159], m2: [53 x 128]")
+    [ticks] = extract_events("it fails with `ValueError: too many values to unpack (expected 2)` every time\n")
+    assert ticks.error_type == "ValueError" and ticks.message.startswith("too many values to unpack (expected 2)")
+
+
+def test_a_stack_trace_logged_as_one_json_string() -> None:
+    trace = FRAMES + "ValueError: bad shard id\n"
+    log = "2026-01-02 INFO starting\n" + json.dumps({"level": "error", "exc": trace}) + "\n2026-01-02 INFO done\n"
+    [event] = events_in(log)
+    assert (event.error_type, event.message, event.line_number) == ("ValueError", "bad shard id", 2)
+    assert event.frames[0].file == "train.py" and event.frames[0].line == 9
+
+
+def test_html_entities_from_a_scraped_page() -> None:
+    [event] = extract_events("RuntimeError: Can&#39;t call numpy() on Tensor that requires grad.\n")
+    assert event.message == "Can't call numpy() on Tensor that requires grad."
+
+
+def test_rust_aborts_and_errors_returned_from_main() -> None:
+    overflow, alloc = extract_events(
+        "thread 'main' (18055) has overflowed its stack\nfatal runtime error: stack overflow, aborting\n"
+        "memory allocation of 70368744177664 bytes failed\n"
+    )
+    assert (overflow.language, overflow.error_type, overflow.thread) == ("rust", "abort", "main")
+    assert overflow.message == "thread 'main' has overflowed its stack"
+    assert alloc.message == "memory allocation of 70368744177664 bytes failed" and not alloc.tentative
+    [main_error] = extract_events('Error: Os { code: 2, kind: NotFound, message: "No such file or directory" }\n')
+    assert main_error.language == "rust" and main_error.tentative  # kept only when a record explains it
+
+
+def test_a_warning_printed_at_exit_is_not_part_of_the_message() -> None:
+    text = FRAMES + "RuntimeError: asyncio.run() cannot be called from a running event loop\n"
+    text += "sys:1: RuntimeWarning: coroutine 'fetch' was never awaited\n"
+    error, warning = extract_events(text)
+    assert error.message == "asyncio.run() cannot be called from a running event loop"
+    assert (warning.error_type, warning.tentative) == ("RuntimeWarning", True)
+
+
+def test_an_empty_cause_before_the_real_error_is_a_guess() -> None:
+    text = (
+        FRAMES + "StopIteration\n\nThe above exception was the direct cause of the following exception:\n\n"
+        + FRAMES + "RuntimeError: generator raised StopIteration\n"
+    )  # fmt: skip
+    cause, error = extract_events(text)
+    assert (cause.error_type, cause.tentative, error.tentative) == ("StopIteration", True, False)
+
+
+def test_paragraphs_are_looked_up_only_when_asked() -> None:
+    text = "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.0.0 as it may crash.\n\nthanks!\n"
+    assert [e.extractor for e in events_in(text, bare=False)] == []
+    found = events_in(text, bare=False, paragraphs=True)
+    assert [(e.extractor, e.line_number, e.tentative) for e in found] == [
+        ("paragraph", 1, True),
+        ("paragraph", 4, True),
+    ]
