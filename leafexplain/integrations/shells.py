@@ -100,10 +100,12 @@ def _install_bash(text: str, environ: Mapping[str, str]) -> Installed:
     base = Path(user_dir) if user_dir else data_home(environ) / "bash-completion"
     target = base / "completions" / "leafexplain"
     _write(target, text)
-    notes = [f"installed bash completion: {target}", "bash-completion loads it in new shells"]
-    if not any(Path(p).is_file() for p in BASH_COMPLETION_SCRIPTS):
-        notes.append(f"bash-completion is not installed here: add `source {target}` to ~/.bashrc instead")
-    return Installed((target,), tuple(notes))
+    # One true thing: either bash-completion is here and loads it, or the user must source it.
+    if any(Path(p).is_file() for p in BASH_COMPLETION_SCRIPTS):
+        loaded = "bash-completion loads it in new shells"
+    else:
+        loaded = f"bash-completion is not installed here: add `source {target}` to ~/.bashrc to load it"
+    return Installed((target,), (f"installed bash completion: {target}", loaded))
 
 
 def _install_zsh(text: str, environ: Mapping[str, str]) -> Installed:
