@@ -57,8 +57,11 @@ def test_every_bundled_record_fits_one_screen_with_its_first_fix_and_whole_link(
         assert screen_rows(text, width) <= SCREEN_ROWS, (record["slug"], text)
         if record["solutions"]:
             assert re.search(r"^  fix:     1\. \S", text, re.M), (record["slug"], text)
-        if record.get("githubUrl"):
-            assert f"\n  {record['githubUrl']}\n" in text or f" {record['githubUrl']}\n" in text, record["slug"]
+        # The link: the record's own, or where its message is at a release when its commit is gone (the seed).
+        moved = [v["githubUrl"] for v in record.get("messageVariants") or () if v.get("recordCommitMissing")]
+        url = moved[0] if moved else record.get("githubUrl")
+        if url:
+            assert f"\n  {url}\n" in text or f" {url}\n" in text, record["slug"]
     assert checked >= 300
 
 
@@ -107,7 +110,8 @@ def test_full_shows_every_field_the_record_has(cli, slug: str) -> None:
             if field == "messageVariants":
                 for variant in value:
                     for part in variant.values():
-                        assert normalized(str(part)) in flat, (field, part)
+                        shown = "the record's own commit is not in the history" if part is True else str(part)
+                        assert normalized(shown) in flat, (field, part)
             elif field in ("sourceCode", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern"):
                 for line in value.split("\n"):
                     assert normalized(line) in flat, (field, line)
@@ -148,11 +152,26 @@ def test_a_thread_is_a_thread_and_a_test_a_test(cli) -> None:
 
 def test_the_demo_agrees_with_itself(cli) -> None:
     """The example panics at line 20 of burn's tensor.rs; the record was written against line 110: said so."""
-    default = cli("demo", "--format", "plain", "--no-source").stdout
-    assert "  raised:  burn, crates/burn-autodiff/src/tensor.rs:110 (your run: line 20)" in default
+    default = cli("demo", "--format", "plain", "--no-source", "--width", "120").stdout
+    assert (
+        "  raised:  burn, crates/burn-autodiff/src/tensor.rs:110 (line 90 at 75b7881397; your run: line 20)" in default
+    )
     full = cli("demo", "--format", "plain", "--no-source", "--full").stdout
     assert "raised at: crates/burn-autodiff/src/tensor.rs:20:13" in full
     assert "Your run raised it at line 20 of this file: another version of it." in full
+
+
+def test_a_record_whose_commit_is_gone_links_its_message_at_a_release(cli) -> None:
+    """The seed's commit d16f7ba is not in burn's history: its link leads nowhere. Its message history
+    gives the place at v0.20.1, which the default view links, and --full shows beside the record's own."""
+    at_release = (
+        "/tracel-ai/burn/blob/75b7881397df1f21e5c2bf51cd3aa6b9ae2bb6a4/crates/burn-autodiff/src/tensor.rs#L75-L110"
+    )
+    gone = "/tracel-ai/burn/blob/d16f7ba2ed0d41408189384044cc886fb4c8f957/"
+    default = cli("demo", "--format", "plain", "--no-source").stdout
+    assert at_release in default and gone not in default
+    full = cli("demo", "--format", "plain", "--no-source", "--full").stdout
+    assert at_release in full and gone in full and "crates/burn-autodiff/src/tensor.rs:90" in full
 
 
 def test_your_code_in_the_default_view(cli, tmp_path: Path) -> None:
@@ -193,7 +212,8 @@ def test_nothing_in_the_input_or_the_records_reads_files_for_the_json_case(cli) 
     "fmt", [["--format", "plain"], ["--format", "markdown"], ["--format", "rich", "--color", "always"]]
 )
 def test_links_are_whole_in_every_format_and_width(cli, fmt: list[str], full: bool, width: str) -> None:
-    url = seed_record()["githubUrl"]
+    # The seed's own commit is gone: the default view links where its message is at v0.20.1, --full both.
+    url = seed_record()["githubUrl"] if full else seed_record()["messageVariants"][0]["githubUrl"]
     out = cli(*fmt, "--width", width, *(["--full"] if full else []), "--no-source", "--file", str(LEAF)).stdout
     lines = re.sub(r"\x1b\]8;[^\x1b]*\x1b\\\\|\x1b\[[0-9;]*m", "", out).split("\n")
     assert any(url in line for line in lines), "the URL on one line, never wrapped or cut"

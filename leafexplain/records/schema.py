@@ -12,7 +12,7 @@ from leafexplain.text import safe_link
 SCHEMA_VERSION = 2
 
 # Field name -> the JSON types it may hold. None (null) is allowed for every optional field.
-STR, INT, STR_LIST, VARIANTS = "string", "integer", "list of strings", "list of objects"
+STR, INT, STR_LIST, VARIANTS, BOOL = "string", "integer", "list of strings", "list of objects", "boolean"
 FIELDS: dict[str, str] = {
     "id": STR,
     "repo": STR,
@@ -60,6 +60,7 @@ VARIANT_FIELDS: dict[str, str] = {
     "filePath": STR,
     "lineNumber": INT,
     "githubUrl": STR,
+    "recordCommitMissing": BOOL,
 }
 MAX_VARIANTS = 50
 SHA_RE = re.compile(r"[0-9a-f]{40}\Z")
@@ -88,6 +89,8 @@ def _type_ok(value: Any, kind: str) -> bool:
         return isinstance(value, str)
     if kind == INT:
         return isinstance(value, int) and not isinstance(value, bool)
+    if kind == BOOL:
+        return isinstance(value, bool)
     if kind == VARIANTS:
         return isinstance(value, list) and all(isinstance(v, dict) for v in value)
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
@@ -134,7 +137,7 @@ def _variants(entries: list[dict[str, Any]], problem: Any) -> tuple[tuple[Varian
         if entry.get("githubUrl") is not None and safe_link(entry["githubUrl"]) is None:
             problems.append(problem("must be an https:// link without credentials", f"{where}.githubUrl"))
         if len(problems) == before:
-            variants.append(Variant(**{key: entry.get(key) for key in VARIANT_FIELDS}))
+            variants.append(Variant(**{key: entry[key] for key in VARIANT_FIELDS if entry.get(key) is not None}))
     return tuple(variants), problems
 
 

@@ -144,8 +144,14 @@ def raised_words(record: Record, event: ErrorEvent) -> str | None:
     if not record.filePath:
         return None
     where = safe(record.filePath, 300) + (f":{record.lineNumber}" if record.lineNumber else "")
+    notes = []
+    place = record.release_place
+    if place is not None and place.lineNumber:  # the record's commit is gone: where the message is in a release
+        notes.append(f"line {place.lineNumber} at {safe(place.commit or '', 64)[:10]}")
     moved = other_line(record, event)
-    return f"{library(record)}, {where}" + (f" (your run: line {moved})" if moved is not None else "")
+    if moved is not None:
+        notes.append(f"your run: line {moved}")
+    return f"{library(record)}, {where}" + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def explanation(candidate: Candidate, event: ErrorEvent, *, verbose: bool) -> Explanation:
@@ -161,7 +167,7 @@ def explanation(candidate: Candidate, event: ErrorEvent, *, verbose: bool) -> Ex
         language=record.code_language,
         verbose=verbose,
         raised=raised_words(record, event),
-        url=safe_link(record.githubUrl),
+        url=safe_link(record.release_place.githubUrl if record.release_place else record.githubUrl),
         more=f"leafexplain show {shlex.quote(one_line(record.id, 100))}",
     )
 

@@ -204,6 +204,11 @@ def record_sections(
             link = cached.url
     if link:
         source.append(_link(link))
+    place = record.release_place
+    if place is not None and safe_link(place.githubUrl) and place.githubUrl != link:
+        line = f":{place.lineNumber}" if place.lineNumber else ""
+        source.append(Block("text", f"At {safe(place.versions, 300)}: {safe(place.filePath or '', 300)}{line}"))
+        source.append(_link(place.githubUrl))
     if source:
         sections.append(Section("Where it is raised", tuple(source)))
     if installed is not None:
@@ -232,6 +237,8 @@ def _variants_section(record: Record) -> list[Section]:
             item += f" · {safe(variant.filePath, 500)}" + (f":{variant.lineNumber}" if variant.lineNumber else "")
         if variant.commit:
             item += f" at {safe(variant.commit, 64)}"
+        if variant.recordCommitMissing:
+            item += " (the record's own commit is not in the history: this is where the message is)"
         link = safe_link(variant.githubUrl)
         items.append(item + (f" · {link}" if link else ""))
     return [Section("Other wordings", (Block("bullets", items=tuple(items)),))] if items else []
