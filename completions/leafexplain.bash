@@ -20,10 +20,10 @@ __leafexplain_subcommands() {
 # REPLY: the options of command path $1.
 __leafexplain_options() {
     case $1 in
-        '') REPLY='--version -V --help -h --file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root --no-redact' ;;
-        'explain') REPLY='--file -f --format -F --color --width --threshold --all --full --records --no-bundled --no-source --root --no-redact --help -h' ;;
-        'demo') REPLY='--format -F --color --width --records --no-bundled --help -h' ;;
-        'run') REPLY='--format -F --color --width --threshold --records --no-bundled --no-redact --help -h' ;;
+        '') REPLY='--version -V --help -h --file -f --format -F --color --width --threshold --all --full --verbose -v --records --no-bundled --no-source --root --no-redact' ;;
+        'explain') REPLY='--file -f --format -F --color --width --threshold --all --full --verbose -v --records --no-bundled --no-source --root --no-redact --help -h' ;;
+        'demo') REPLY='--format -F --color --width --threshold --all --full --verbose -v --records --no-bundled --no-source --root --no-redact --help -h' ;;
+        'run') REPLY='--format -F --color --width --threshold --all --full --verbose -v --records --no-bundled --no-source --root --no-redact --help -h' ;;
         'show') REPLY='--format -F --color --width --records --no-bundled --help -h' ;;
         'list') REPLY='--repo --tag --format -F --color --width --records --no-bundled --help -h' ;;
         'search') REPLY='--limit -n --format -F --color --width --records --no-bundled --help -h' ;;
@@ -71,7 +71,9 @@ __leafexplain_option_value() {
                 --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
+                --threshold) REPLY='any' ;;
                 --records) REPLY='file' ;;
+                --root) REPLY='dir' ;;
                 *) return 1 ;;
             esac
             ;;
@@ -82,6 +84,7 @@ __leafexplain_option_value() {
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
                 --records) REPLY='file' ;;
+                --root) REPLY='dir' ;;
                 *) return 1 ;;
             esac
             ;;

@@ -16,10 +16,10 @@ function __leafexplain_option_takes_value --argument-names cmdpath option
             contains -- $option --file -f --format -F --color --width --threshold --records --root
             return
         case 'demo'
-            contains -- $option --format -F --color --width --records
+            contains -- $option --format -F --color --width --threshold --records --root
             return
         case 'run'
-            contains -- $option --format -F --color --width --threshold --records
+            contains -- $option --format -F --color --width --threshold --records --root
             return
         case 'show'
             contains -- $option --format -F --color --width --records
@@ -166,7 +166,7 @@ complete -c leafexplain -n '__leafexplain_at "" sub' -a demo -d 'Explain the exa
 complete -c leafexplain -n '__leafexplain_at "" sub' -a run -d 'Run a command, pass its output through, then explain its errors (on stderr);...'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a show -d 'Show one record in full.'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a list -d 'List records: id, repository, error type and message.'
-complete -c leafexplain -n '__leafexplain_at "" sub' -a search -d 'Fuzzy search over the records, best first.'
+complete -c leafexplain -n '__leafexplain_at "" sub' -a search -d 'Search the records by relevance, best first; exit 1 when none is relevant.'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a validate -d 'Check record files against the schema; exit 1 if anything is wrong.'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a verify -d 'Check records against a local copy of their repository: commit, file, message...'
 complete -c leafexplain -n '__leafexplain_at "" sub' -a new -d 'Scaffold a record from where its message is raised: slug, id and link computed.'
@@ -183,7 +183,8 @@ complete -c leafexplain -n '__leafexplain_at ""' -l color -x -d 'Colour; auto us
 complete -c leafexplain -n '__leafexplain_at ""' -l width -x -d 'Output width in columns.'
 complete -c leafexplain -n '__leafexplain_at ""' -l threshold -x -d 'Fuzzy-match cut-off, 0-100 (default 85).'
 complete -c leafexplain -n '__leafexplain_at ""' -l all -d 'Show every candidate at or above the cut-off.'
-complete -c leafexplain -n '__leafexplain_at ""' -l full -d 'Also show handling strategy, guards and try/catch patterns.'
+complete -c leafexplain -n '__leafexplain_at ""' -l full -d 'Show everything the record has, not one screen per error.'
+complete -c leafexplain -n '__leafexplain_at ""' -l verbose -s v -d 'Also show match details: method, score, characters, id.'
 complete -c leafexplain -n '__leafexplain_at ""' -l records -r -F -d 'Also load records from this file or folder (repeatable).'
 complete -c leafexplain -n '__leafexplain_at ""' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
 complete -c leafexplain -n '__leafexplain_at ""' -l no-source -d 'Leave out your code and the library source installed here.'
@@ -199,7 +200,8 @@ complete -c leafexplain -n '__leafexplain_at "explain"' -l color -x -d 'Colour; 
 complete -c leafexplain -n '__leafexplain_at "explain"' -l width -x -d 'Output width in columns.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l threshold -x -d 'Fuzzy-match cut-off, 0-100 (default 85).'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l all -d 'Show every candidate at or above the cut-off.'
-complete -c leafexplain -n '__leafexplain_at "explain"' -l full -d 'Also show handling strategy, guards and try/catch patterns.'
+complete -c leafexplain -n '__leafexplain_at "explain"' -l full -d 'Show everything the record has, not one screen per error.'
+complete -c leafexplain -n '__leafexplain_at "explain"' -l verbose -s v -d 'Also show match details: method, score, characters, id.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l records -r -F -d 'Also load records from this file or folder (repeatable).'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l no-source -d 'Leave out your code and the library source installed here.'
@@ -213,8 +215,15 @@ complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -d 'Outpu
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l width -x -d 'Output width in columns.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l threshold -x -d 'Fuzzy-match cut-off, 0-100 (default 85).'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l all -d 'Show every candidate at or above the cut-off.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l full -d 'Show everything the record has, not one screen per error.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l verbose -s v -d 'Also show match details: method, score, characters, id.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l records -r -F -d 'Also load records from this file or folder (repeatable).'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l no-source -d 'Leave out your code and the library source installed here.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l root -x -a '(__fish_complete_directories)' -d 'Also resolve relative paths in the error in DIR.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l no-redact -d 'Show tokens, keys and passwords in URLs as they came (redacted by default).'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l help -s h -d 'Show this message and exit.'
 
 # leafexplain run
@@ -224,8 +233,13 @@ complete -c leafexplain -n '__leafexplain_at "run"' -l color -x -a 'auto always 
 complete -c leafexplain -n '__leafexplain_at "run"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l width -x -d 'Output width in columns.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l threshold -x -d 'Fuzzy-match cut-off, 0-100 (default 85).'
+complete -c leafexplain -n '__leafexplain_at "run"' -l all -d 'Show every candidate at or above the cut-off.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l full -d 'Show everything the record has, not one screen per error.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l verbose -s v -d 'Also show match details: method, score, characters, id.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l records -r -F -d 'Also load records from this file or folder (repeatable).'
 complete -c leafexplain -n '__leafexplain_at "run"' -l no-bundled -d 'Leave out the records shipped with leafexplain.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l no-source -d 'Leave out your code and the library source installed here.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l root -x -a '(__fish_complete_directories)' -d 'Also resolve relative paths in the error in DIR.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l no-redact -d 'Show tokens, keys and passwords in URLs as they came (redacted by default).'
 complete -c leafexplain -n '__leafexplain_at "run"' -l help -s h -d 'Show this message and exit.'
 complete -c leafexplain -n '__leafexplain_at "run" 0+' -a '(__leafexplain_command_line)'

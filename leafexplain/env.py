@@ -23,6 +23,9 @@ from typing import Any, BinaryIO, Literal, TextIO
 ColorChoice = Literal["auto", "always", "never"]
 DEFAULT_PIPE_WIDTH = 100
 MIN_WIDTH, MAX_WIDTH = 20, 1000  # what --width accepts: COLUMNS and a terminal's width are held to it too
+# Terminals that show OSC 8 hyperlinks, by $TERM and by $TERM_PROGRAM.
+HYPERLINK_TERMS = frozenset({"xterm-kitty", "xterm-ghostty", "wezterm", "foot", "foot-extra", "alacritty"})
+HYPERLINK_PROGRAMS = frozenset({"iTerm.app", "WezTerm", "vscode", "ghostty"})
 _IN_MEMORY: Any = object()
 ASCII_ERRORS = "leafexplain-ascii"
 # What the output holds beyond ASCII (boxes, rules, bullets, dots, quotes), in ASCII for an encoding without it.
@@ -128,6 +131,23 @@ class Environment:
     def debug(self) -> bool:
         """LEAFEXPLAIN_DEBUG: show our own tracebacks instead of one line."""
         return bool(self.environ.get("LEAFEXPLAIN_DEBUG"))
+
+    @property
+    def hyperlinks(self) -> bool:
+        """stdout is a terminal known to show OSC 8 hyperlinks as links (FORCE_HYPERLINK=1 or 0 says so
+        outright). Elsewhere a link is also printed whole, as text: a terminal may ignore the sequence."""
+        forced = self.environ.get("FORCE_HYPERLINK")
+        if forced is not None and forced != "":
+            return forced != "0"
+        if not self.stdout_isatty or self.environ.get("TMUX") or self.environ.get("STY"):
+            return False  # a multiplexer passes the sequence on only when configured to
+        get = self.environ.get
+        if get("TERM", "") in HYPERLINK_TERMS or get("TERM_PROGRAM", "") in HYPERLINK_PROGRAMS:
+            return True
+        if get("WT_SESSION") or get("KITTY_WINDOW_ID") or get("DOMTERM"):
+            return True
+        vte = get("VTE_VERSION", "")
+        return vte.isdigit() and int(vte) >= 5000  # GNOME Terminal and other VTE terminals since 0.50
 
     def use_color(self, choice: ColorChoice) -> bool:
         if choice == "always":

@@ -17,6 +17,23 @@ CPYTHON_REPO = "python/cpython"
 TORCH_REPO = "pytorch/pytorch"
 BURN_REPO = "tracel-ai/burn"
 GITHUB = "https://github.com"
+# What a person calls each library, for output: "the PyTorch record", "Raised in Rust std".
+LIBRARY_NAMES = {
+    BURN_REPO: "burn",
+    TORCH_REPO: "PyTorch",
+    CPYTHON_REPO: "Python",
+    RUST_REPO: "Rust std",
+    "numpy/numpy": "NumPy",
+    "serde-rs/json": "serde_json",
+    "serde-rs/serde": "serde",
+    "tokio-rs/tokio": "tokio",
+}
+
+
+def library_name(repo: str) -> str:
+    """The library's everyday name: `PyTorch` for pytorch/pytorch; else the repository's own name."""
+    return LIBRARY_NAMES.get(repo) or repo.rsplit("/", 1)[-1]
+
 
 # --- frames: whose code is it? ------------------------------------------------------------------
 

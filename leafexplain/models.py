@@ -35,6 +35,7 @@ class Variant(NamedTuple):
     filePath: str | None = None
     lineNumber: int | None = None
     githubUrl: str | None = None
+    recordCommitMissing: bool = False  # the record's own commit is not in the history: this is its place instead
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,12 @@ class Record:
         if self.errorType or self.errorClass:
             return "python"
         return "unknown"
+
+    @property
+    def release_place(self) -> Variant | None:
+        """Where the record's own wording is raised at another commit, when its history gives one (the
+        seed's commit is not in burn's history: its message is at v0.20.1, line 90)."""
+        return next((v for v in self.messageVariants if v.recordCommitMissing and v.githubUrl), None)
 
     @property
     def code_language(self) -> str:

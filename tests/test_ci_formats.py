@@ -282,7 +282,7 @@ def test_run_in_actions_annotates_on_stdout_appends_a_summary_and_keeps_the_exit
     annotations = done.stdout.split("loading the settings\n", 1)[1]
     [(kind, properties, _)] = parse_commands(annotations)
     assert (kind, properties["file"], properties["line"]) == ("error", "pkg/app.py", "4")
-    assert "What it means" in done.stderr, "the explanation on stderr stays"
+    assert "fix:" in done.stderr, "the explanation on stderr stays"
     text = summary.read_text()
     assert text.startswith("an earlier step's summary\n### leafexplain: `")
     assert "exited with 3" in text.splitlines()[1]

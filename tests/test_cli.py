@@ -105,8 +105,12 @@ def test_all_shows_other_candidates_and_threshold_changes_cutoff(cli) -> None:
         "thread 'main' panicked at src/main.rs:2:5:\n"
         "called `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }\n"
     )
-    shown = cli("--format", "plain", "--all", input=unwrap).stdout
-    assert "Other candidates" in shown and "called-result-unwrap-on-an-err-value-parseinterror" in shown
+    # The error inside the wrapper explained first, the wrapper in one line; --full --all lists it.
+    shown = cli("--format", "plain", "--all", "--width", "100", input=unwrap).stdout
+    assert '  matched: the Rust std record "count must be a number' in shown
+    assert '  wrapper: the Rust std record "called `Result::unwrap()` on an `Err` value' in shown
+    full = cli("--format", "plain", "--all", "--full", input=unwrap).stdout
+    assert "Other candidates" in full and 'record "called `Result::unwrap()` on an `Err` value' in full
 
 
 def test_full_adds_handling_sections(cli) -> None:

@@ -456,6 +456,24 @@ def test_completion_install_bash_then_bash_completes_from_there(env: dict[str, s
     assert bash_complete("leafexplain sh", env, script=target) == ["show"]
 
 
+def test_completion_install_bash_says_one_true_thing_about_loading_it(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from leafexplain.integrations import shells
+
+    bash = {**env, "SHELL": "/bin/bash"}
+    target = Path(env["XDG_DATA_HOME"]) / "bash-completion" / "completions" / "leafexplain"
+    monkeypatch.setattr(shells, "BASH_COMPLETION_SCRIPTS", (str(tmp_path / "no-bash-completion"),))
+    without = run_in_process("completion", "install", environ=bash).stderr
+    assert f"bash-completion is not installed here: add `source {target}` to ~/.bashrc" in without
+    assert "loads it in new shells" not in without
+    present = tmp_path / "bash_completion"
+    present.write_text("# bash-completion\n")
+    monkeypatch.setattr(shells, "BASH_COMPLETION_SCRIPTS", (str(present),))
+    loaded = run_in_process("completion", "install", environ=bash).stderr
+    assert "bash-completion loads it in new shells" in loaded and "not installed" not in loaded
+
+
 def test_completion_install_zsh_says_how_to_load_it(env: dict[str, str]) -> None:
     done = run_in_process("completion", "install", environ={**env, "SHELL": "/usr/bin/zsh"})
     assert done.returncode == 0, done.stderr

@@ -44,6 +44,25 @@ def test_thread_names_and_tests() -> None:
     assert (second.thread, second.test, second.message) == ("<unnamed>", "tests::it_fails", "worker died")
 
 
+def test_a_named_thread_is_a_thread_and_a_test_is_a_test() -> None:
+    # A program's own worker thread, outside any test harness: a thread, never a test.
+    [worker] = extract_events("thread 'worker-1' (7) panicked at src/main.rs:3:3:\nqueue closed\n")
+    assert (worker.thread, worker.test) == ("worker-1", None)
+    # A worker a test spawned: the test is the section's, the thread its own.
+    text = (
+        "running 1 test\ntest tests::pool ... FAILED\n\nfailures:\n\n---- tests::pool stdout ----\n\n"
+        "thread 'worker-1' (8) panicked at src/pool.rs:9:9:\nqueue closed\n\n\nfailures:\n    tests::pool\n\n"
+        "test result: FAILED. 0 passed; 1 failed\n\n"
+        "thread 'worker-2' (9) panicked at src/main.rs:4:4:\nqueue closed again\n"
+    )
+    in_test, after = extract_events(text)
+    assert (in_test.thread, in_test.test) == ("worker-1", "tests::pool")
+    assert (after.thread, after.test) == ("worker-2", None), "the harness's output ended: a thread again"
+    # `cargo test -- --nocapture` prints no sections: the harness names each test's thread after it.
+    [nocapture] = extract_events("running 1 test\nthread 'tests::pool' (8) panicked at src/pool.rs:9:9:\nboom\n")
+    assert (nocapture.thread, nocapture.test) == ("tests::pool", "tests::pool")
+
+
 def test_backtrace_frames_and_user_frame() -> None:
     [event] = extract_events((OUTPUTS / "rust" / "cargo-run-backtrace-full.txt").read_text())
     assert len(event.frames) > 5 and event.frames[0].file.startswith("/rustc/")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from tests.conftest import Isolated
 
-EXPLAINED = "What it means"
-JSON_RECORD = "expecting-value-line-1-column-1-char-0"
+EXPLAINED = "  why:"
+JSON_RECORD = 'the Python record "Expecting value: line 1 column 1 (char 0)"'
 
 
 def run_script(tmp: Path, body: str, *, install: str = "") -> subprocess.CompletedProcess[str]:
@@ -41,8 +41,8 @@ def test_known_error_prints_the_traceback_untouched_then_the_explanation(tmp_pat
     assert plain.stderr.startswith("Traceback (most recent call last):")
     assert hooked.stderr.startswith(plain.stderr)
     explanation = hooked.stderr[len(plain.stderr) :]
-    assert f"matched:   {JSON_RECORD}" in explanation
-    assert EXPLAINED in explanation and "How to fix it" in explanation
+    assert f"matched: {JSON_RECORD}, exact wording" in explanation
+    assert EXPLAINED in explanation and "  fix:     1. " in explanation
     assert "https://github.com/python/cpython/blob/" in explanation
     assert "\x1b" not in explanation, "plain text"
 

@@ -36,7 +36,6 @@ PROSE = [
     "tryCatchPattern",
     "sourceCode",
     "filePath",
-    "severity",
     "backgroundTag",
 ]
 
@@ -174,7 +173,7 @@ def test_giant_fields_are_cut_in_rendering_with_a_note(cli, tmp_path: Path) -> N
     folder = tmp_path / "recs"
     big = "word " * 30_000  # 150,000 characters: valid, but not for a terminal
     write(folder, "big.json", record(documentation=big, solutions=["fix"] * 5000, tags=[f"t{n}" for n in range(500)]))
-    result = cli("--records", str(folder), "--format", "plain", input=PANIC)
+    result = cli("--records", str(folder), "--format", "plain", "--full", input=PANIC)
     assert result.returncode == 0
     assert f"[… {len(big) - MAX_TEXT_CHARS} more characters not shown]" in result.stdout
     assert f"[… {5000 - MAX_ITEMS} more not shown]" in result.stdout

@@ -268,14 +268,14 @@ def test_no_source_leaves_the_json_fields_out(machine: Machine) -> None:
 def test_your_code_from_root_and_from_the_current_folder(machine: Machine) -> None:
     workspace = machine.tmp / "workspace"
     main = write(workspace / "app" / "src" / "main.rs", MAIN_RS)
-    from_root = machine.run("--format", "plain", "--root", str(workspace), "--file", str(BACKTRACE))
+    from_root = machine.run("--full", "--format", "plain", "--root", str(workspace), "--file", str(BACKTRACE))
     assert from_root.returncode == 0, from_root.stderr
     mine = section(from_root.stdout, "Your code")
     assert mine.split("\n")[0] == f"  {main}:14"
     assert highlighted(mine) == "  > 14 |             let w = scaled_weights().require_grad();"
     assert "  11 |         _ => {" in mine and "  17 |     }" in mine  # three lines either side
     # The same relative path from the workspace itself, no --root needed.
-    from_cwd = machine.run("--format", "plain", "--file", str(BACKTRACE), cwd=workspace)
+    from_cwd = machine.run("--full", "--format", "plain", "--file", str(BACKTRACE), cwd=workspace)
     assert section(from_cwd.stdout, "Your code") == mine
     # JSON carries the same lines.
     snippet = events(machine.run("--format", "json", "--root", str(workspace), "--file", str(BACKTRACE)))[0][
@@ -332,7 +332,7 @@ def test_rust_std_from_the_backtrace_commit_without_running_rustc(machine: Machi
     )
     machine.toolchain("1.80.0-x86_64-unknown-linux-gnu", "1.80.0 (051478957 2024-07-21)", {"library/x": ""})
     marker = machine.fake_rustc(sysroot)
-    result = machine.run("--format", "plain", "--file", str(CAPACITY))
+    result = machine.run("--full", "--format", "plain", "--file", str(CAPACITY))
     installed = section(result.stdout, "Library source (installed)")
     local = sysroot / "lib" / "rustlib" / "src" / "rust" / "library" / "alloc" / "src" / "raw_vec" / "mod.rs"
     # The record names raw_vec.rs (Rust 1.85); 1.95 has raw_vec/mod.rs, where the panic location points.
@@ -355,7 +355,7 @@ def test_rust_std_asks_rustc_when_toolchains_compete(machine: Machine) -> None:
         {"library/core/src/panicking.rs": FAKE_PANICKING},
     )
     marker = machine.fake_rustc(nightly)
-    result = machine.run("--format", "plain", "--file", str(CARGO_TEST))
+    result = machine.run("--full", "--format", "plain", "--file", str(CARGO_TEST))
     installed = section(result.stdout, "Library source (installed)")
     assert "library/core/src/panicking.rs:273 · rustc 1.97.0-nightly (0a1b2c3d4 2026-05-01)" in installed
     assert "No drift: the message is at line 273, as at the analysed commit 4eb161250e." in installed
@@ -364,7 +364,7 @@ def test_rust_std_asks_rustc_when_toolchains_compete(machine: Machine) -> None:
     marker.unlink()
     bare = Machine(machine.tmp / "bare")
     bare.fake_rustc(nightly)
-    assert "Library source" not in bare.run("--format", "plain", "--file", str(CARGO_TEST)).stdout
+    assert "Library source" not in bare.run("--full", "--format", "plain", "--file", str(CARGO_TEST)).stdout
     assert not (bare.tmp / "rustc-ran").exists()
 
 
@@ -385,7 +385,7 @@ def test_crate_version_from_the_frames(machine: Machine) -> None:
     machine.crate("burn-autodiff", "0.19.0", {"src/tensor.rs": FAKE_OLD_TENSOR_RS})
     local = machine.cargo / "registry" / "src" / REGISTRY_INDEX / "burn-autodiff-0.20.1" / "src" / "tensor.rs"
     # A backtrace from another machine (a CI runner): its version is found in this registry.
-    result = machine.run("--format", "plain", input=registry_backtrace("/home/runner", "0.20.1"))
+    result = machine.run("--full", "--format", "plain", input=registry_backtrace("/home/runner", "0.20.1"))
     assert result.returncode == 0, result.stderr
     installed = section(result.stdout, "Library source (installed)")
     assert installed.split("\n")[0] == f"  {local}:{FAKE_TENSOR_LINE} · burn-autodiff 0.20.1"
@@ -396,7 +396,7 @@ def test_crate_version_from_the_frames(machine: Machine) -> None:
     assert "https://github.com/tracel-ai/burn/blob/d16f7ba2ed" in result.stdout
     # The older version holds other wording: the drift says so, at the line with what is left of it.
     old = section(
-        machine.run("--format", "plain", input=registry_backtrace("/home/runner", "0.19.0")).stdout,
+        machine.run("--full", "--format", "plain", input=registry_backtrace("/home/runner", "0.19.0")).stdout,
         "Library source (installed)",
     )
     assert "burn-autodiff 0.19.0" in old.split("\n")[0]
@@ -439,7 +439,7 @@ def test_real_json_decode_error_shows_the_real_decoder(machine: Machine) -> None
         [sys.executable, "-c", "import json.decoder; print(json.decoder.__file__)"], capture_output=True, text=True
     ).stdout.strip()
     stderr = python_stderr("-c", "import json; json.loads('')", cwd=machine.cwd)
-    result = machine.run("--format", "plain", input=stderr)
+    result = machine.run("--full", "--format", "plain", input=stderr)
     assert result.returncode == 0, result.stderr
     installed = section(result.stdout, "Library source (installed)")
     first = installed.split("\n")[0]
@@ -457,15 +457,15 @@ def test_real_script_shows_your_line_and_the_decoder(machine: Machine) -> None:
         'import json\n\n\ndef load(text):\n    return json.loads(text)\n\n\nload("")\n',
     )
     stderr = python_stderr(script.name, cwd=machine.cwd)
-    result = machine.run("--format", "plain", input=stderr)
+    result = machine.run("--full", "--format", "plain", input=stderr)
     mine = section(result.stdout, "Your code")
     assert mine.split("\n")[0] == f"  {script}:5"
     assert highlighted(mine) == "  > 5 |     return json.loads(text)"
     assert "json/decoder.py:" in section(result.stdout, "Library source (installed)").split("\n")[0]
     # Markdown and rich show the same lines.
-    markdown = machine.run("--format", "markdown", input=stderr).stdout
+    markdown = machine.run("--full", "--format", "markdown", input=stderr).stdout
     assert "### Your code" in markdown and "> 5 |     return json.loads(text)" in markdown
-    rich = machine.run("--format", "rich", "--color", "never", input=stderr).stdout
+    rich = machine.run("--full", "--format", "rich", "--color", "never", input=stderr).stdout
     assert "Library source (installed)" in rich and "return json.loads(text)" in rich
 
 
@@ -482,7 +482,7 @@ def test_torch_from_the_frames_and_from_the_python_path(machine: Machine) -> Non
     local = site / "torch" / "autograd" / "__init__.py"
     text = TORCH_GRAD.read_text(encoding="utf-8")
     # The frames name the faked site-packages: read there.
-    result = machine.run("--format", "plain", input=text.replace(REAL_SITE, str(site)))
+    result = machine.run("--full", "--format", "plain", input=text.replace(REAL_SITE, str(site)))
     installed = section(result.stdout, "Library source (installed)")
     assert installed.split("\n")[0] == f"  {local}:{FAKE_AUTOGRAD_LINE} · torch 2.6.0"
     assert (

@@ -135,3 +135,30 @@ def test_deeply_nested_json_is_a_clear_problem(tmp_path: Path) -> None:
     loaded = load_paths([str(tmp_path)])
     assert [r.id for r in loaded.records] == ["01"]
     assert any("deep.json" in str(p) for p in loaded.problems)
+
+
+def test_message_variants_are_checked_entry_by_entry() -> None:
+    """Our optional extension: each entry's keys and types, a full commit, an https link; a record
+    without it is as valid as before."""
+    good = {"messagePattern": "widget {} frobnication failed", "versions": "widgets 1.x", "recordCommitMissing": True}
+    record, problems = validate_record(make("v1", messageVariants=[good]), "x")
+    assert problems == [] and record.messageVariants[0].versions == "widgets 1.x"
+    assert record.messageVariants[0].recordCommitMissing is True
+    bad = [
+        {"messagePattern": "x"},  # no versions, too few literal characters
+        {"messagePattern": "widget broke badly", "versions": "1.x", "commit": "abc123"},
+        {"messagePattern": "widget broke badly", "versions": "1.x", "githubUrl": "http://example.com/x"},
+        {"messagePattern": "widget broke badly", "versions": "1.x", "colour": "red"},
+        {"messagePattern": "widget broke badly", "versions": "1.x", "recordCommitMissing": "yes"},
+    ]
+    _, problems = validate_record(make("v2", messageVariants=bad), "x")
+    fields = {p.field for p in problems}
+    assert {
+        "messageVariants[0].versions",
+        "messageVariants[1].commit",
+        "messageVariants[2].githubUrl",
+        "messageVariants[3].colour",
+        "messageVariants[4].recordCommitMissing",
+    } <= fields
+    _, problems = validate_record(make("v3", messageVariants="not a list"), "x")
+    assert problems and problems[0].field == "messageVariants"

@@ -112,7 +112,8 @@ def update(cli: Isolated, raw: StandIn, folder: Path, *args: str) -> subprocess.
 
 
 def explain(cli: Isolated, folder: Path, message: str = MESSAGE, fmt: str = "plain") -> subprocess.CompletedProcess:
-    return cli("--no-bundled", "--records", str(folder), "--format", fmt, "--width", "200", message)
+    # --full: the source lines are in the long view (the default view links to them).
+    return cli("--no-bundled", "--records", str(folder), "--format", fmt, "--full", "--width", "200", message)
 
 
 def snippet_of(result: subprocess.CompletedProcess[str]) -> dict | None:
@@ -198,7 +199,8 @@ def test_a_missing_commit_is_said_and_the_message_history_is_fetched(
     shown = explain(cli, folder)
     assert f"At commit {SHA[:10]}" in shown.stdout and f"  > {LINE} |" in shown.stdout
     assert f"https://github.com/acme/widgets/blob/{SHA}/src/lib.rs#L{LINE}" in shown.stdout, "the lines shown, linked"
-    assert GONE not in shown.stdout.split("Where it is raised")[1].split("Tags")[0], "not the commit that is not there"
+    where = shown.stdout.split("Where it is raised")[1].split("\n\n")[0]
+    assert GONE not in where, "not the commit that is not there"
     assert "fn gone()" not in shown.stdout
     raw.requests.clear()
     again = update(cli, raw, folder)
@@ -439,7 +441,7 @@ def test_explaining_loads_no_network_module(cli: Isolated, raw: StandIn, tmp_pat
     update(cli, raw, folder)
     probe = (
         "import sys\nfrom leafexplain.cli import main\n"
-        f"code = main(['--no-bundled', '--records', {str(folder)!r}, '--format', 'plain', {MESSAGE!r}])\n"
+        f"code = main(['--no-bundled', '--records', {str(folder)!r}, '--format', 'plain', '--full', {MESSAGE!r}])\n"
         "sys.stderr.write(repr(sorted({'urllib.request', 'http.client'} & set(sys.modules))) + '\\n')\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], env=cli.environ, capture_output=True, text=True, timeout=60)

@@ -56,9 +56,9 @@ class Home:
         (self.outside / "tool.py").write_text(f"# {SECRET}\nloss.backward()\n")
         self.user = Isolated(tmp, HOME=str(self.home))
 
-    def run(self, text: str, fmt: str, cwd: Path | None = None) -> str:
+    def run(self, text: str, fmt: str, cwd: Path | None = None, full: bool = False) -> str:
         args = ("--format", fmt, "--width", "300") + (("--color", "always") if fmt == "rich" else ())
-        result = self.user(*args, input=text, cwd=cwd or self.sub)
+        result = self.user(*args, *(("--full",) if full else ()), input=text, cwd=cwd or self.sub)
         assert result.returncode in (0, 1), result.stderr
         assert "Traceback" not in result.stderr
         return result.stdout
@@ -74,8 +74,8 @@ def hostile_pastes(user: Home) -> dict[str, str]:
     key = user.home / ".ssh" / "id_rsa"
     return {
         "ssh key, its real first line": python_paste(str(key), 1, "-----BEGIN OPENSSH PRIVATE KEY-----"),
-        "ssh key from home, relative": python_paste(".ssh/id_rsa", 2, SECRET),
-        ".env in the project": python_paste(".env", 2, SECRET),
+        "ssh key from home, relative": python_paste(".ssh/id_rsa", 1, "-----BEGIN OPENSSH PRIVATE KEY-----"),
+        ".env in the project": python_paste(".env", 1, "TOKEN=abc"),
         ".env, Rust location": rust_paste("../.env:2:1"),
         "../ out of the project": python_paste("../../../../outside/tool.py", 2, "loss.backward()"),
         "absolute, outside": python_paste(str(user.outside / "tool.py"), 2, "loss.backward()"),
@@ -86,7 +86,7 @@ def hostile_pastes(user: Home) -> dict[str, str]:
         "Rust backtrace at /etc/shadow": rust_paste("src/lib.rs:1:1", "/etc/shadow:3:5"),
         "Rust, a .rs file outside": rust_paste(f"{user.outside / 'main.rs'}:2:5"),
         "a text file in the project": rust_paste("../notes.txt:2:1"),
-        "Python in a hidden folder of the project": python_paste("../.secrets/keys.py", 2, f"# {SECRET}"),
+        "Python in a hidden folder of the project": python_paste("../.secrets/keys.py", 1, "import os"),
         "NUL in the path": python_paste("../tra\x00in.py", 3, "step_and_backprop(model)"),
         "control character in the path": python_paste("../tra\x01in.py", 3, "step_and_backprop(model)"),
     }
@@ -94,30 +94,34 @@ def hostile_pastes(user: Home) -> dict[str, str]:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_pasted_frame_never_shows_a_file_outside_your_code(user: Home, fmt: str) -> None:
+    """The line a traceback printed is shown as it came (it is the paste's own text); no other line of the file."""
     for name, paste in hostile_pastes(user).items():
-        for cwd in (user.sub, user.home):  # from the project, and from the home folder itself
-            out = user.run(paste, fmt, cwd=cwd)
+        for cwd, full in ((user.sub, False), (user.sub, True), (user.home, True)):  # default view, --full
+            out = user.run(paste, fmt, cwd=cwd, full=full)
             assert SECRET not in out, (name, cwd)
-            assert "root:x:0:0" not in out and "r-xp" not in out, (name, cwd)
-            if fmt in ("plain", "markdown"):
+            assert "daemon:x:1:1" not in out and "r-xp" not in out, (name, cwd)  # /etc/passwd's line 2, maps
+            if full and fmt in ("plain", "markdown"):
                 assert "Your code" not in out, (name, cwd)
 
 
 def test_a_python_line_that_differs_gives_its_path_and_a_note_without_content(user: Home) -> None:
     paste = python_paste("../train.py", 3, "model.fit(data)")  # not what line 3 (nor any line near) holds
-    plain = user.run(paste, "plain")
-    assert "Your code" in plain and SECRET not in plain and "step_and_backprop" not in plain
-    assert "line 3 no longer holds the traceback's code, so its lines are not shown" in plain
+    for full in (False, True):
+        plain = user.run(paste, "plain", full=full)
+        assert SECRET not in plain and "step_and_backprop" not in plain
+        assert "line 3 no longer holds the traceback's code, so its lines are not shown" in plain
+        assert SECRET not in user.run(paste, "markdown", full=full)
+    assert "Your code" in user.run(paste, "plain", full=True)
     snippet = json.loads(user.run(paste, "json"))["events"][0]["user_snippet"]
     assert snippet["lines"] == [] and snippet["path"].endswith("train.py") and "not shown" in snippet["note"]
-    assert SECRET not in user.run(paste, "markdown")
 
 
 def test_your_code_from_the_project_found_above_the_current_folder(user: Home) -> None:
     paste = python_paste("train.py", 3, "step_and_backprop(model)")  # relative to the project, run from pkg/
-    plain = user.run(paste, "plain")
+    plain = user.run(paste, "plain", full=True)
     assert f"{user.project / 'train.py'}:3" in plain
     assert "  > 3 | step_and_backprop(model)" in plain
+    assert f"# {SECRET}" in user.run(paste, "plain"), "the default view: the line and one either side, read here"
     assert project_root(user.sub, user.home) == user.project
     assert project_root(user.home / "src", user.home) is None, "the home folder is never the project"
 

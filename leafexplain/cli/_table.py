@@ -35,6 +35,7 @@ EXPLAIN_OPTIONS = {
     "--records": {"dest": "records", "kind": "text", "multiple": True},
     "--root": {"dest": "root", "kind": "text", "multiple": False},
     "--threshold": {"dest": "threshold", "kind": "float", "max": 100, "min": 0, "multiple": False},
+    "--verbose": {"dest": "verbose", "kind": "flag", "multiple": False},
     "--width": {"dest": "width", "kind": "int", "max": 1000, "min": 20, "multiple": False},
     "-F": {
         "choices": ("auto", "rich", "plain", "json", "markdown", "github", "sarif"),
@@ -43,7 +44,8 @@ EXPLAIN_OPTIONS = {
         "multiple": False,
     },
     "-f": {"dest": "file", "kind": "text", "multiple": False},
+    "-v": {"dest": "verbose", "kind": "flag", "multiple": False},
 }
 
 # `leafexplain --help` as click prints it on a terminal of 80 columns or more.
-ROOT_HELP = "Usage: leafexplain [OPTIONS] COMMAND [ARGS]...\n\n  Explain Rust panics and Python tracebacks: pipe a failing run in, read what\n  went wrong and how to fix it.\n\nOptions:\n  -V, --version  Print the version and exit.\n  -h, --help     Show this message and exit.\n\nCommands:\n  explain     Find every panic and traceback in the text and explain each...\n  demo        Explain the example burn panic shipped with leafexplain (a...\n  run         Run a command, pass its output through, then explain its...\n  show        Show one record in full.\n  list        List records: id, repository, error type and message.\n  search      Fuzzy search over the records, best first.\n  validate    Check record files against the schema; exit 1 if anything...\n  verify      Check records against a local copy of their repository:...\n  new         Scaffold a record from where its message is raised: slug,...\n  import      Validate records and copy them into your records folder,...\n  update      Fetch the source lines where each record's error is raised...\n  completion  Print or install shell completion for bash, zsh, fish or...\n\n  Example: cargo test 2>&1 | leafexplain\n"
+ROOT_HELP = "Usage: leafexplain [OPTIONS] COMMAND [ARGS]...\n\n  Explain Rust panics and Python tracebacks: pipe a failing run in, read what\n  went wrong and how to fix it.\n\nOptions:\n  -V, --version  Print the version and exit.\n  -h, --help     Show this message and exit.\n\nCommands:\n  explain     Find every panic and traceback in the text and explain each...\n  demo        Explain the example burn panic shipped with leafexplain (a...\n  run         Run a command, pass its output through, then explain its...\n  show        Show one record in full.\n  list        List records: id, repository, error type and message.\n  search      Search the records by relevance, best first; exit 1 when...\n  validate    Check record files against the schema; exit 1 if anything...\n  verify      Check records against a local copy of their repository:...\n  new         Scaffold a record from where its message is raised: slug,...\n  import      Validate records and copy them into your records folder,...\n  update      Fetch the source lines where each record's error is raised...\n  completion  Print or install shell completion for bash, zsh, fish or...\n\n  Example: cargo test 2>&1 | leafexplain\n"

@@ -95,7 +95,7 @@ def explain_command() -> click.Command:
 
 
 @app.command(epilog="Example: leafexplain demo --format plain")
-@shared(*OUTPUT, *RECORDS)
+@shared(*EXPLAIN)
 def demo(*, opts: Options) -> None:
     """Explain the example burn panic shipped with leafexplain (a first look, no input needed)."""
     from leafexplain.bundled import example_path
@@ -107,7 +107,7 @@ def demo(*, opts: Options) -> None:
     context_settings={"allow_interspersed_args": False},  # everything from CMD on is the command's own
     epilog="Examples: leafexplain run -- cargo test  ·  leafexplain run -- python train.py --epochs 3",
 )
-@shared(*OUTPUT, "threshold", *RECORDS, "no_redact")
+@shared(*EXPLAIN)
 def run(
     command: Annotated[list[str], typer.Argument(metavar="-- CMD [ARGS]...", help="The command to run.")],
     *,
@@ -183,12 +183,16 @@ def search(
     *,
     opts: Options,
 ) -> None:
-    """Fuzzy search over the records, best first."""
-    from leafexplain.records.search import search_records
+    """Search the records by relevance, best first; exit 1 when none is relevant."""
+    from leafexplain.records.search import MAX_QUERY_CHARS, search_records
 
     env = _env()
-    rows = search_records(load_catalog(opts, env), " ".join(query), limit)
-    _write_table(rows, f"no record matches '{' '.join(query)}'", opts, env)
+    words = " ".join(query)
+    found = search_records(load_catalog(opts, env), words, limit)
+    if found.query_cut:
+        warn(env, f"the query is long: searched for its first {MAX_QUERY_CHARS} characters")
+    shown = words if len(words) <= 80 else words[:79] + "…"
+    _write_table(found.rows, f"no record is relevant to '{shown}' (try fewer or other words)", opts, env)
 
 
 def _records_read_afresh(paths: list[Path] | None, opts: Options) -> Any:

@@ -15,6 +15,7 @@ from leafexplain.models import Limits
 from leafexplain.render import Style, warn, warn_problems
 
 if TYPE_CHECKING:
+    from leafexplain.locate import LocalPaths
     from leafexplain.records.catalog import Catalog
 
 
@@ -29,6 +30,7 @@ class Options(NamedTuple):
     threshold: float | None = None
     show_all: bool = False
     full: bool = False
+    verbose: bool = False
     records: tuple[str, ...] = ()
     no_bundled: bool = False
     no_source: bool = False
@@ -37,7 +39,7 @@ class Options(NamedTuple):
 
     @property
     def style(self) -> Style:
-        return Style(self.fmt, self.color, self.width, full=self.full, show_all=self.show_all)
+        return Style(self.fmt, self.color, self.width, full=self.full, show_all=self.show_all, verbose=self.verbose)
 
     @property
     def limits(self) -> Limits:
@@ -75,9 +77,7 @@ def run_explain(env: Environment, opts: Options) -> int:
     from leafexplain.match import Matcher
     from leafexplain.render.explanation import write_explanation
 
-    root = Path(opts.root) if opts.root is not None else None
-    if root is not None and not opts.no_source and not root.is_dir():
-        warn(env, f"--root {opts.root}: not a folder")
+    if not _root_ok(opts, env):
         return ExitStatus.USAGE_ERROR
     try:
         chunks = input_chunks(opts.text, opts.file, env)
@@ -85,13 +85,8 @@ def run_explain(env: Environment, opts: Options) -> int:
         warn(env, str(exc))
         return ExitStatus.USAGE_ERROR
     matcher = Matcher(load_catalog(opts, env))
-    local = None
-    if not opts.no_source:  # your code and the library's, from this machine: a few stats and small reads
-        from leafexplain.locate import LocalPaths
-
-        local = LocalPaths.from_environment(env.environ, root)
     report = session.explain(
-        chunks, matcher, opts.limits, typed=bool(opts.text), local=local, redact=not opts.no_redact
+        chunks, matcher, opts.limits, typed=bool(opts.text), local=_local_paths(opts, env), redact=not opts.no_redact
     )
     error = getattr(chunks, "error", None)  # the input ended with a read error: what came before is explained
     if report.findings or not error:
@@ -100,6 +95,23 @@ def run_explain(env: Environment, opts: Options) -> int:
         warn(env, error)
         return ExitStatus.USAGE_ERROR
     return report.exit_status
+
+
+def _root_ok(opts: Options, env: Environment) -> bool:
+    if opts.root is not None and not opts.no_source and not Path(opts.root).is_dir():
+        warn(env, f"--root {opts.root}: not a folder")
+        return False
+    return True
+
+
+def _local_paths(opts: Options, env: Environment) -> LocalPaths | None:
+    """Where your code and the library's are looked for on this machine (a few stats and small reads);
+    None with --no-source."""
+    if opts.no_source:
+        return None
+    from leafexplain.locate import LocalPaths
+
+    return LocalPaths.from_environment(env.environ, Path(opts.root) if opts.root is not None else None)
 
 
 def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
@@ -114,6 +126,8 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     from leafexplain.render.explanation import write_actions, write_run
 
     explaining = env.on_stderr()  # the explanation goes to stderr: the command's stdout stays its own
+    if not _root_ok(opts, explaining):
+        return ExitStatus.USAGE_ERROR
     in_actions = env.environ.get("GITHUB_ACTIONS") == "true"
     try:
         outcome = run_and_scan(argv, child_env=child_environment(env), limits=opts.limits, redact=not opts.no_redact)
@@ -125,7 +139,7 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
         return EXIT_CANNOT_RUN
     with status_kept(explaining):
         records = session.RecordsOnce(opts.records, bundled=not opts.no_bundled, environ=env.environ)
-        report = session.explain(outcome.collected, records, opts.limits)
+        report = session.explain(outcome.collected, records, opts.limits, local=_local_paths(opts, env))
         if not (in_actions and opts.fmt == "github"):  # the annotations on stdout say it already
             write_run(report, explaining, opts.style, outcome.exit_code)
         if in_actions:

@@ -76,7 +76,13 @@ SHARED: dict[str, tuple[Any, Any]] = {
     ),
     "show_all": (Annotated[bool, typer.Option("--all", help="Show every candidate at or above the cut-off.")], False),
     "full": (
-        Annotated[bool, typer.Option("--full", help="Also show handling strategy, guards and try/catch patterns.")],
+        Annotated[bool, typer.Option("--full", help="Show everything the record has, not one screen per error.")],
+        False,
+    ),
+    "verbose": (
+        Annotated[
+            bool, typer.Option("--verbose", "-v", help="Also show match details: method, score, characters, id.")
+        ],
         False,
     ),
     "records": (
@@ -113,7 +119,7 @@ SHARED: dict[str, tuple[Any, Any]] = {
 }
 OUTPUT = ("fmt", "color", "width")
 RECORDS = ("records", "no_bundled")
-EXPLAIN = (*OUTPUT, "threshold", "show_all", "full", *RECORDS, "no_source", "root", "no_redact")
+EXPLAIN = (*OUTPUT, "threshold", "show_all", "full", "verbose", *RECORDS, "no_source", "root", "no_redact")
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 

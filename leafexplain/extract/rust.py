@@ -21,6 +21,9 @@ LOCATION_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+):\s*$")
 OLD_ONE_LINE = re.compile(rf"^{Q}(?P<msg>.*){Q}, (?P<file>\S+?):(?P<line>\d+):(?P<col>\d+)\s*$", re.S)
 OLD_TAIL = re.compile(rf"^(?P<msg>.*){Q}, (?P<file>\S+?):(?P<line>\d+):(?P<col>\d+)\s*$")
 TEST_HEADER = re.compile(r"^---- (?P<test>\S+) stdout ----$")
+# The test harness at work: its first line, a test's result line, or the end of a test's own output.
+HARNESS_START = re.compile(r"^running \d+ tests?$|^test \S+ \.\.\. ")
+HARNESS_SECTION_END = re.compile(r"^failures:$|^test result: ")
 TERMINATOR = re.compile(
     r"^(note: run with `RUST_BACKTRACE|stack backtrace:|---- \S+ std(out|err) ----|failures:\s*$"
     r"|test result: |error: test failed|error: process didn't exit|   Doc-tests |\s+Running )"
@@ -83,7 +86,8 @@ def _abort_or_main_error(raw: str, i: int, test: str | None) -> ErrorEvent | Non
 
 def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
-    test: str | None = None
+    test: str | None = None  # the test whose captured output this is (`---- name stdout ----`)
+    harness = False  # in `cargo test` output: a panicking thread named other than main is the test's own
     i = 0
     while i < len(lines):
         if claimed[i]:
@@ -92,7 +96,12 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         raw = lines[i]
         header = TEST_HEADER.match(raw.strip()) if "---- " in raw else None
         if header:
-            test = header.group("test")
+            test, harness = header.group("test"), True
+        elif raw.startswith(("running ", "test ")) and HARNESS_START.match(raw.strip()):
+            harness = True
+        elif raw.startswith(("failures:", "test result: ")) and HARNESS_SECTION_END.match(raw.strip()):
+            test = None
+            harness = raw.startswith("failures:")  # the summary after it names tests, prints no panic
         m = ANCHOR.search(raw) if "panicked at" in raw else None
         if not m:
             found = _abort_or_main_error(raw, i, test)
@@ -174,7 +183,8 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                 user_frame=mine,
                 extractor="rust-panic",
                 thread=thread,
-                test=thread if thread not in ("main", "<unnamed>") else test,
+                # A thread is a test only in the test harness's output: a worker thread elsewhere stays a thread.
+                test=test or (thread if harness and thread not in ("main", "<unnamed>") else None),
                 line_number=start + 1,
             )
         )

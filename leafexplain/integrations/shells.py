@@ -125,11 +125,13 @@ def _install_bash(text: str, environ: Mapping[str, str], force: bool) -> Install
     base = Path(user_dir) if user_dir else data_home(environ) / "bash-completion"
     target = base / "completions" / "leafexplain"
     _write(target, text, force)
-    notes = [f"installed bash completion: {target}", "bash-completion loads it in new shells"]
-    if not any(Path(p).is_file() for p in BASH_COMPLETION_SCRIPTS):
+    # One true thing: either bash-completion is here and loads it, or the user must source it.
+    if any(Path(p).is_file() for p in BASH_COMPLETION_SCRIPTS):
+        loaded = "bash-completion loads it in new shells"
+    else:
         source = f"source {shlex.quote(str(target))}"  # a command to copy: quoted for the shell
-        notes.append(f"bash-completion is not installed here: add `{source}` to ~/.bashrc instead")
-    return Installed((target,), tuple(notes))
+        loaded = f"bash-completion is not installed here: add `{source}` to ~/.bashrc to load it"
+    return Installed((target,), (f"installed bash completion: {target}", loaded))
 
 
 def _install_zsh(text: str, environ: Mapping[str, str], force: bool) -> Installed:

@@ -12,7 +12,7 @@ from leafexplain.text import safe_link
 SCHEMA_VERSION = 2
 
 # Field name -> the JSON types it may hold. None (null) is allowed for every optional field.
-STR, INT, STR_LIST, VARIANTS = "string", "integer", "list of strings", "list of objects"
+STR, INT, STR_LIST, VARIANTS, BOOL = "string", "integer", "list of strings", "list of objects", "boolean"
 FIELDS: dict[str, str] = {
     "id": STR,
     "repo": STR,
@@ -60,6 +60,7 @@ VARIANT_FIELDS: dict[str, str] = {
     "filePath": STR,
     "lineNumber": INT,
     "githubUrl": STR,
+    "recordCommitMissing": BOOL,
 }
 MAX_VARIANTS = 50
 SHA_RE = re.compile(r"[0-9a-f]{40}\Z")
@@ -76,7 +77,7 @@ REPO_RE = re.compile(r"(?!\.+/)[A-Za-z0-9_.][A-Za-z0-9_.-]*/(?!\.+\Z)[A-Za-z0-9_
 # command would take for an option).
 TOKEN_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,199}\Z")
 TOKEN_RULE = "must be a token of letters, digits and . _ + - (no spaces, control characters or shell metacharacters)"
-TOKEN_FIELDS = ("id", "slug")
+TOKEN_FIELDS = ("id", "slug", "severity")  # severity too: one word, shown in headings
 MIN_LITERAL_CHARS = 4
 # Control characters never belong in the fields that identify and match a record; two of them
 # separate fields in the index, and ids, slugs and tags are printed as they are (shell completion).
@@ -98,6 +99,8 @@ def _type_ok(value: Any, kind: str) -> bool:
         return isinstance(value, str)
     if kind == INT:
         return isinstance(value, int) and not isinstance(value, bool)
+    if kind == BOOL:
+        return isinstance(value, bool)
     if kind == VARIANTS:
         return isinstance(value, list) and all(isinstance(v, dict) for v in value)
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
@@ -144,7 +147,7 @@ def _variants(entries: list[dict[str, Any]], problem: Any) -> tuple[tuple[Varian
         if entry.get("githubUrl") is not None and safe_link(entry["githubUrl"]) is None:
             problems.append(problem("must be an https:// link without credentials", f"{where}.githubUrl"))
         if len(problems) == before:
-            variants.append(Variant(**{key: entry.get(key) for key in VARIANT_FIELDS}))
+            variants.append(Variant(**{key: entry[key] for key in VARIANT_FIELDS if entry.get(key) is not None}))
     return tuple(variants), problems
 
 

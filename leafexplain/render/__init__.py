@@ -37,8 +37,9 @@ class Style(NamedTuple):
     format: str = "auto"
     color: ColorChoice = "auto"
     width: int | None = None
-    full: bool = False  # also the handling strategy, validation code, type guard and try/catch pattern
+    full: bool = False  # the long view: everything the record has, instead of one screen per error
     show_all: bool = False  # also every other record at or above the cut-off
+    verbose: bool = False  # also what the matcher measured: method, score, matched characters, record id
 
 
 def resolve_format(fmt: str, env: Environment, color: ColorChoice) -> str:

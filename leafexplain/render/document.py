@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from leafexplain.libraries import norm_path
 from leafexplain.models import (
     CachedSnippet,
-    Candidate,
     ErrorEvent,
     Finding,
     Frame,
@@ -18,6 +18,7 @@ from leafexplain.models import (
     Report,
     Snippet,
 )
+from leafexplain.render.words import match_words, near_words
 from leafexplain.text import clean_line, safe_link
 
 if TYPE_CHECKING:
@@ -155,12 +156,30 @@ def cached_blocks(cached: CachedSnippet) -> list[Block]:
     return [Block("text", note), _local_snippet(cached.lines, cached.start, cached.line, cached.language)]
 
 
+def same_file(a: str, b: str) -> bool:
+    """Two paths to one library file, as a frame and a record name it (`…/burn-autodiff-0.20.1/src/tensor.rs`
+    and `crates/burn-autodiff/src/tensor.rs`): the file and its folder agree."""
+    return norm_path(a).split("/")[-2:] == norm_path(b).split("/")[-2:]
+
+
+def other_line(record: Record, event: ErrorEvent | None) -> int | None:
+    """The line of the record's file where the run raised the error, when it is not the record's line:
+    another release of the library (said, or the two places shown look like a mistake)."""
+    location = event.location if event else None
+    if not (location and location.line and record.lineNumber and record.filePath):
+        return None
+    if location.line == record.lineNumber or not same_file(location.file, record.filePath):
+        return None
+    return location.line
+
+
 def record_sections(
     record: Record,
     *,
     full: bool,
     snippet_context: int | None = SNIPPET_CONTEXT,
     installed: LibrarySource | None = None,
+    event: ErrorEvent | None = None,
     cached: CachedSnippet | None = None,
 ) -> tuple[Section, ...]:
     """The explanation of a record, in the order a user reads it; `full` adds the code aids."""
@@ -174,6 +193,9 @@ def record_sections(
     if record.filePath:
         where = safe(record.filePath, 500) + (f":{record.lineNumber}" if record.lineNumber else "")
         source.append(Block("text", f"{safe(record.repo, 200)} · {where}"))
+        moved = other_line(record, event)
+        if moved is not None:
+            source.append(Block("text", f"Your run raised it at line {moved} of this file: another version of it."))
     link = record.githubUrl
     if record.sourceCode and record.sourceCode.strip() and not (cached is not None and cached.replaces(record)):
         source.append(_snippet(record, snippet_context))
@@ -183,6 +205,11 @@ def record_sections(
             link = cached.url
     if link:
         source.append(_link(link))
+    place = record.release_place
+    if place is not None and safe_link(place.githubUrl) and place.githubUrl != link:
+        line = f":{place.lineNumber}" if place.lineNumber else ""
+        source.append(Block("text", f"At {safe(place.versions, 300)}: {safe(place.filePath or '', 300)}{line}"))
+        source.append(_link(place.githubUrl))
     if source:
         sections.append(Section("Where it is raised", tuple(source)))
     if installed is not None:
@@ -195,19 +222,55 @@ def record_sections(
         sections += _code_section("Validation code", record.validationCode, record.code_language)
         sections += _code_section("Type guard", record.typeGuard, record.code_language)
         sections += _code_section("Try/catch pattern", record.tryCatchPattern, record.code_language)
+        sections += _variants_section(record)
+        sections.append(_about_section(record))
     return tuple(sections)
+
+
+def _variants_section(record: Record) -> list[Section]:
+    """The record's other wordings (`messageVariants`): each with its releases, and where it is raised."""
+    items = []
+    for variant in record.messageVariants[:MAX_ITEMS]:
+        item = f"{safe(variant.versions, 500)}: {safe(variant.messagePattern, 1000)}"
+        if variant.errorClass:
+            item += f" ({safe(variant.errorClass, 200)})"
+        if variant.filePath:
+            item += f" · {safe(variant.filePath, 500)}" + (f":{variant.lineNumber}" if variant.lineNumber else "")
+        if variant.commit:
+            item += f" at {safe(variant.commit, 64)}"
+        if variant.recordCommitMissing:
+            item += " (the record's own commit is not in the history: this is where the message is)"
+        link = safe_link(variant.githubUrl)
+        items.append(item + (f" · {link}" if link else ""))
+    return [Section("Other wordings", (Block("bullets", items=tuple(items)),))] if items else []
+
+
+def _about_section(record: Record) -> Section:
+    """Every other fact the record holds: how it is identified, matched, and when it was written."""
+    facts = [
+        ("id", record.id),
+        ("slug", record.slug),
+        ("error type", record.errorType),
+        ("error class", record.errorClass),
+        ("error code", record.errorCode),
+        ("HTTP status", None if record.httpStatus is None else str(record.httpStatus)),
+        ("severity", record.severity),
+        ("message", record.errorMessage),
+        ("pattern", record.messagePattern),
+        ("background", record.backgroundTag),
+        ("analysed at", record.analyzedSha),
+        ("analysed on", record.analyzedAt),
+        ("content changed", record.contentChangedAt),
+        ("schema version", str(record.schemaVersion)),
+        ("dataset version", record.datasetVersion),
+    ]
+    items = tuple(f"{key}: {safe(value, 1000)}" for key, value in facts if value)
+    return Section("About this record", (Block("bullets", items=items),))
 
 
 def _heading(parts: list[str | None]) -> str:
     # One line, whatever a record's severity holds: a newline in it would print a line of its own.
     return " · ".join(" ".join(safe(p, 200).split()) for p in parts if p)
-
-
-def _match_fact(candidate: Candidate) -> str:
-    how = f"{candidate.method}, score {candidate.score:g}"
-    if candidate.span:
-        how += f", characters {candidate.span[0]}-{candidate.span[1]}"
-    return f"{safe(candidate.record.slug, 200)} ({how})"
 
 
 def _event_facts(event: ErrorEvent) -> list[tuple[str, str]]:
@@ -218,6 +281,8 @@ def _event_facts(event: ErrorEvent) -> list[tuple[str, str]]:
         facts.append(("raised at", format_frame(event.location)))
     if event.test:
         facts.append(("test", safe(event.test, 300)))
+    if event.thread and event.thread not in ("main", event.test):
+        facts.append(("thread", safe(event.thread, 300)))
     if event.count > 1:
         facts.append(("seen", f"{event.count} times"))
     if event.chained:
@@ -225,16 +290,16 @@ def _event_facts(event: ErrorEvent) -> list[tuple[str, str]]:
     return facts
 
 
-def event_view(finding: Finding, *, full: bool, show_all: bool, sources: Located | None = None) -> View:
+def event_view(
+    finding: Finding, *, full: bool, show_all: bool, sources: Located | None = None, verbose: bool = False
+) -> View:
     """One event; `sources` (what `locate.find_sources` found) adds the user's code and the installed library."""
     event = finding.event
     best = finding.best
     facts = _event_facts(event)
     mine = [user_code_section(sources.user)] if sources and sources.user else []
     if best is None:
-        near = tuple(
-            f"{safe(c.record.slug, 200)} ({safe(c.record.repo, 200)}): score {c.score:g}" for c in finding.near
-        )
+        near = tuple(near_words(c, verbose=verbose) for c in finding.near)
         sections = [
             *mine,
             Section(
@@ -253,13 +318,18 @@ def event_view(finding: Finding, *, full: bool, show_all: bool, sources: Located
             explained=False,
         )
     record = best.record
-    facts.append(("matched", _match_fact(best)))
+    facts.append(("matched", match_words(best, verbose=verbose)))
     installed = sources.library[0] if sources and sources.library else None
     cached = sources.cached[0] if sources and sources.cached else None
-    sections = [*mine, *record_sections(record, full=full, installed=installed, cached=cached)]
+    context = None if full else SNIPPET_CONTEXT
+    sections = [
+        *mine,
+        *record_sections(record, full=full, snippet_context=context, installed=installed, cached=cached, event=event),
+    ]
     others = finding.matches[1:]
     if others and show_all:
-        sections.append(Section("Other candidates", (Block("bullets", items=tuple(_match_fact(c) for c in others)),)))
+        items = tuple(match_words(c, verbose=verbose) for c in others)
+        sections.append(Section("Other candidates", (Block("bullets", items=items),)))
     heading = _heading([event.error_type or record.errorClass or record.errorType, record.repo, record.severity])
     message = safe(event.message, keep_tabs=True)
     return View(
@@ -281,15 +351,25 @@ def _within(span: tuple[int, int] | None, length: int) -> tuple[int, int] | None
 
 
 def event_views(
-    findings: Sequence[Finding], *, full: bool, show_all: bool, sources: Sequence[Located] | None = None
+    findings: Sequence[Finding],
+    *,
+    full: bool,
+    show_all: bool,
+    sources: Sequence[Located] | None = None,
+    verbose: bool = False,
 ) -> list[View]:
     """A view per event; `sources` lines up with `findings` (None: nothing looked up, the output of before)."""
     found = list(sources) if sources is not None else [None] * len(findings)
-    return [event_view(f, full=full, show_all=show_all, sources=s) for f, s in zip(findings, found, strict=True)]
+    return [
+        event_view(f, full=full, show_all=show_all, sources=s, verbose=verbose)
+        for f, s in zip(findings, found, strict=True)
+    ]
 
 
 def report_views(report: Report, style: Style) -> list[View]:
-    return event_views(report.findings, full=style.full, show_all=style.show_all, sources=report.located)
+    return event_views(
+        report.findings, full=style.full, show_all=style.show_all, sources=report.located, verbose=style.verbose
+    )
 
 
 def record_view(record: Record) -> View:

@@ -5,12 +5,7 @@ from __future__ import annotations
 
 from leafexplain.env import Environment
 from leafexplain.models import Report
-from leafexplain.render import DOCUMENT_FORMATS, Style, emit, resolve_format, warn, write
-
-
-def _one_line(text: str, limit: int = 120) -> str:
-    line = text.strip().split("\n", 1)[0]
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+from leafexplain.render import DOCUMENT_FORMATS, Style, emit, warn, write
 
 
 def write_explanation(report: Report, env: Environment, style: Style) -> None:
@@ -27,7 +22,8 @@ def write_explanation(report: Report, env: Environment, style: Style) -> None:
 
 
 def write_run(report: Report, env: Environment, style: Style, exit_code: int) -> None:
-    """`run`: the explained errors in full, one line for each of the others; a line for a silent failure."""
+    """`run`: what `explain` shows for the command's output; a line for a failure without an error in it,
+    nothing for a run that went well (a document format: the document, whatever happened)."""
     if not report.findings and style.format not in DOCUMENT_FORMATS:
         if exit_code != 0:
             warn(env, f"the command failed (exit {exit_code}); no Rust panic or Python traceback in its output")
@@ -35,20 +31,8 @@ def write_run(report: Report, env: Environment, style: Style, exit_code: int) ->
     if style.format in DOCUMENT_FORMATS or style.format == "github":
         write(report, env, style)  # every error: a tool reads them, an unexplained one is a warning annotation
         return
-    explained = report.explained_only()
-    if explained.findings:
-        if resolve_format(style.format, env, style.color) != "rich":
-            env.stdout.write("\n")  # apart from the command's own last line (rich's panel stands apart by itself)
-        write(explained, env, Style(style.format, style.color, style.width))
-    for finding in report.findings:
-        if not finding.matches:
-            event = finding.event
-            what = f"{event.error_type}: {event.message}" if event.error_type else event.message
-            warn(env, f"no record explains {_one_line(what)!r} (try `leafexplain search`)")
-    if report.dropped:
-        warn(
-            env, f"{report.dropped} more errors were not explained (only the first {report.limits.max_events} are kept)"
-        )
+    env.stdout.write("\n")  # apart from the command's own last line
+    write_explanation(report, env, style)
 
 
 def write_actions(report: Report, env: Environment, command: str, exit_code: int) -> None:

@@ -182,7 +182,8 @@ def record_dict(record: Record) -> dict[str, Any]:
     variants = out.pop("messageVariants")
     if variants:
         out["messageVariants"] = [
-            {k: v for k, v in variant._asdict().items() if v is not None} for variant in record.messageVariants
+            {key: value for key, value in entry._asdict().items() if value is not None and value is not False}
+            for entry in variants
         ]
     return out
 

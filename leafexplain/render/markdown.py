@@ -1,58 +1,159 @@
-"""The Markdown format: headings, fenced code and escaped text, for issues, pull requests and chat."""
+"""The Markdown format: CommonMark for issues, pull requests and chat, where record text is only ever text.
+
+Record and input text is escaped so that it cannot start a heading, rule, list, quote, table, HTML
+or link; the inline code a record writes in backticks stays inline code. Code goes in fences
+longer than any backtick run inside it. Links are only the checked https links, as autolinks.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from leafexplain.env import Environment
 from leafexplain.models import Record, Report
 from leafexplain.render import Row, Style, emit
+from leafexplain.render.brief import Brief, briefs, summary_line
 from leafexplain.render.document import Block, View, record_view, report_views
 from leafexplain.render.plain import INDENT, snippet_lines
 from leafexplain.render.tables import record_table_markdown
 from leafexplain.text import printable, safe_link
 
+# Any ASCII punctuation may be backslash-escaped in CommonMark. Anywhere in a line these can mean
+# something: emphasis, code, links and images, HTML, autolinks and entities, tables, strikethrough.
+_SPECIAL = re.compile(r"([\\`*_\[\]<&|~])")
+# A code span as a record writes it: a run of backticks, text on one line, the same run again.
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 
-def _md_fence(text: str, language: str) -> str:
+
+def md_fence(text: str, language: str) -> str:
     fence = "```"
     while fence in text:
         fence += "`"
     return f"{fence}{language if language != 'text' else ''}\n{text}\n{fence}"
 
 
-def _md_escape(text: str) -> str:
-    return "".join("\\" + ch if ch in "\\`*_[]<>#|" else ch for ch in text)
+def _escape_text(text: str) -> str:
+    return _SPECIAL.sub(r"\\\1", text)
+
+
+def _code_span(content: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", content)), default=0)
+    fence = "`" * (longest + 1)
+    padded = f" {content} " if content[:1] in "` " or content[-1:] in "` " else content
+    return f"{fence}{padded}{fence}"
+
+
+def md_text(text: str) -> str:
+    """Record or input text as Markdown that shows exactly that text: special characters escaped, a
+    line never starting a block (heading, list, quote, indented code), `code` kept as inline code."""
+    out = []
+    for line in text.split("\n"):
+        line = line.strip()
+        pieces, at = [], 0
+        for span in _CODE_SPAN.finditer(line):
+            pieces.append(_escape_text(line[at : span.start()]))
+            pieces.append(_code_span(span.group(2)))
+            at = span.end()
+        pieces.append(_escape_text(line[at:]))
+        text = "".join(pieces)
+        number = re.match(r"\d{1,9}(?=[.)])", text)
+        if number:  # `1.` or `1)` would start an ordered list
+            text = f"{number.group()}\\{text[number.end() :]}"
+        elif text[:1] in ("#", ">", "+", "=", "-"):
+            text = "\\" + text
+        out.append(text)
+    return "\n".join(out)
 
 
 def _md_block(block: Block) -> str:
     if block.kind == "text":
-        return _md_escape(block.text)
+        return md_text(block.text)
     if block.kind == "bullets":
-        return "\n".join(f"- {_md_escape(i)}" for i in block.items)
+        return "\n".join(f"- {md_text(i)}" for i in block.items)
     if block.kind == "numbered":
-        return "\n".join(f"{n}. {_md_escape(i)}" for n, i in enumerate(block.items, start=1))
+        return "\n".join(f"{n}. {md_text(i)}" for n, i in enumerate(block.items, start=1))
     if block.kind == "code":
-        return _md_fence(block.text, block.language)
+        return md_fence(block.text, block.language)
     if block.kind == "snippet":
-        return _md_fence("\n".join(line[len(INDENT) :] for line in snippet_lines(block)), block.language)
-    return f"<{block.text}>" if safe_link(block.text) else _md_escape(printable(block.text))
+        return md_fence("\n".join(line[len(INDENT) :] for line in snippet_lines(block)), block.language)
+    return f"<{block.text}>" if safe_link(block.text) else md_text(printable(block.text))
 
 
 def render_markdown(views: Iterable[View]) -> str:
+    """The long view (`--full`, `show`): every section the record has."""
     parts: list[str] = []
     for view in views:
-        parts.append(f"## {_md_escape(view.heading)}")
-        parts.append(_md_fence(view.message, "text"))
+        parts.append(f"## {md_text(view.heading)}")
+        parts.append(md_fence(view.message, "text"))
         if view.facts:
-            parts.append("\n".join(f"- **{_md_escape(k)}**: {_md_escape(v)}" for k, v in view.facts))
+            parts.append("\n".join(f"- **{md_text(k)}**: {md_text(v)}" for k, v in view.facts))
         for section in view.sections:
-            parts.append(f"### {_md_escape(section.title)}")
+            parts.append(f"### {md_text(section.title)}")
             parts.extend(_md_block(b) for b in section.blocks)
     return "\n\n".join(parts) + "\n" if parts else ""
 
 
+def _code_fence(brief: Brief) -> str:
+    digits = max((len(str(c.number)) for c in brief.code if c.number is not None), default=0)
+    lines = [
+        ("> " if c.marked else "  ") + (f"{str(c.number).rjust(digits)} | " if c.number is not None else "") + c.text
+        for c in brief.code
+    ]
+    return md_fence("\n".join(lines), brief.code_language)
+
+
+def brief_markdown(brief: Brief, number: str = "") -> list[str]:
+    """One error as the default view has it: a few labelled paragraphs, the example as a diff."""
+    parts = [f"## {md_text(number + brief.heading)}", md_fence(brief.message, "text")]
+    said = []
+    if brief.explanations:
+        said.append(f"**Matched:** {md_text(brief.explanations[0].matched)}")
+    where = " · ".join([w for w in [brief.where] if w] + list(brief.context))
+    if where:
+        said.append(f"**{'At' if brief.where else 'In'}:** {md_text(where)}")
+    if said:
+        parts.append("  \n".join(said))
+    if brief.code:
+        parts.append(_code_fence(brief))
+    if brief.repeat_of is not None:
+        return [*parts, f"**Why:** explained above, for error {brief.repeat_of}."]
+    if not brief.explanations:
+        near = "\n".join(f"- {md_text(n)}" for n in brief.near)
+        nearest = ["Nearest records, below the cut-off:", near] if near else ["No record comes close."]
+        return [*parts, "**No record matches this error.**", *nearest, f"**Try:** {_code_span(brief.search or '')}"]
+    first = brief.explanations[0]
+    if first.why:
+        parts.append(f"**Why:** {md_text(first.why)}")
+    if first.fixes:
+        parts.append("**Fix:**")
+        parts.append("\n".join(f"{n}. {md_text(fix)}" for n, fix in enumerate(first.fixes, start=1)))
+    if first.example:
+        parts.append("**Example:**")
+        parts.append(md_fence("\n".join(f"{line.mark} {line.text}".rstrip() for line in first.example), "diff"))
+    raised = [md_text(first.raised)] if first.raised else []
+    link = safe_link(first.url)
+    if raised or link:
+        parts.append("**Raised:** " + " ".join([*raised, *([f"<{link}>"] if link else [])]))
+    parts += [f"**Also:** {md_text(text)}" for text in brief.others]
+    parts += [f"**Wrapper:** {md_text(e.matched)}" for e in brief.explanations[1:]]
+    parts.append(f"**More:** {_code_span(first.more)}, or add `--full`")
+    return parts
+
+
+def render_briefs(report: Report, style: Style) -> str:
+    found = briefs(report, verbose=style.verbose, show_all=style.show_all)
+    parts: list[str] = []
+    for n, brief in enumerate(found, start=1):
+        parts += brief_markdown(brief, f"[{n}/{len(found)}] " if len(found) > 1 else "")
+    summary = summary_line(report)
+    if summary:
+        parts.append(f"**{summary}**")
+    return "\n\n".join(parts) + "\n" if parts else ""
+
+
 def write_report(report: Report, env: Environment, style: Style) -> None:
-    emit(env, render_markdown(report_views(report, style)))
+    emit(env, render_markdown(report_views(report, style)) if style.full else render_briefs(report, style))
 
 
 def write_record(record: Record, env: Environment, style: Style) -> None:

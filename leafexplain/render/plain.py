@@ -8,7 +8,9 @@ from collections.abc import Iterable
 from leafexplain.env import Environment
 from leafexplain.models import Record, Report
 from leafexplain.render import Row, Style, emit
+from leafexplain.render.brief import briefs, summary_line
 from leafexplain.render.document import Block, View, record_view, report_views
+from leafexplain.render.screen import report_cards
 from leafexplain.render.tables import record_table_plain
 from leafexplain.text import printable
 
@@ -83,8 +85,25 @@ def render_plain(views: Iterable[View], width: int) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
+def render_cards(report: Report, style: Style, width: int) -> str:
+    """The default view: each error on one screen, then a line counting them when there are several."""
+    out: list[str] = []
+    for lines in report_cards(briefs(report, verbose=style.verbose, show_all=style.show_all), width):
+        if out:
+            out.append("")
+        out.extend("".join(segment.text for segment in line).rstrip() for line in lines)
+    summary = summary_line(report)
+    if summary:
+        out += ["", summary]
+    return "\n".join(out) + "\n" if out else ""
+
+
 def write_report(report: Report, env: Environment, style: Style) -> None:
-    emit(env, render_plain(report_views(report, style), style.width or env.width))
+    width = style.width or env.width
+    if style.full:
+        emit(env, render_plain(report_views(report, style), width))
+    else:
+        emit(env, render_cards(report, style, width))
 
 
 def write_record(record: Record, env: Environment, style: Style) -> None:

@@ -20,7 +20,7 @@ from leafexplain.models import Finding, Frame, Located, Record, Report
 from leafexplain.render import Row, Style, emit
 from leafexplain.render.document import safe
 from leafexplain.render.github import error_line
-from leafexplain.render.markdown import _md_escape
+from leafexplain.render.markdown import md_text
 from leafexplain.render.summary import SOLUTIONS_SHOWN, show_command
 from leafexplain.render.workspace import error_place, relative_path, workspace
 from leafexplain.text import safe_link
@@ -43,10 +43,10 @@ def rule(record: Record) -> dict[str, Any]:
     fixes = [_text(s, 1000) for s in record.solutions if s.strip()][:SOLUTIONS_SHOWN]
     link = safe_link(record.githubUrl)
     text = [meaning]
-    markdown = [_md_escape(meaning)]
+    markdown = [md_text(meaning)]
     if fixes:
         text.append("How to fix it:\n" + "\n".join(f"{n}. {fix}" for n, fix in enumerate(fixes, 1)))
-        markdown += ["**How to fix it**", "\n".join(f"{n}. {_md_escape(fix)}" for n, fix in enumerate(fixes, 1))]
+        markdown += ["**How to fix it**", "\n".join(f"{n}. {md_text(fix)}" for n, fix in enumerate(fixes, 1))]
     if link:
         text.append(f"Where it is raised: {link}")
         markdown.append(f"[Where it is raised]({link})")

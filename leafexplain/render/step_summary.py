@@ -11,8 +11,8 @@ from collections.abc import Iterable
 
 from leafexplain.models import Finding, Located, Report
 from leafexplain.render.document import safe
-from leafexplain.render.markdown import _md_escape
-from leafexplain.render.summary import SOLUTIONS_SHOWN, _first_sentences
+from leafexplain.render.markdown import md_text
+from leafexplain.render.summary import SOLUTIONS_SHOWN, first_sentences, show_command
 from leafexplain.render.workspace import error_place
 from leafexplain.text import safe_link
 
@@ -25,7 +25,7 @@ COMMAND_CHARS = 200
 def _cell(text: str) -> str:
     """One line of text fit for a table cell."""
     line = safe(text.strip().split("\n", 1)[0], CELL_CHARS)
-    return _md_escape(line) or " "
+    return md_text(line) or " "
 
 
 def _code(text: str) -> str:
@@ -52,7 +52,7 @@ def _record_cell(finding: Finding) -> str:
     if best is None:
         return "no record"
     record = best.record
-    name = _md_escape(safe(f"{record.repo} · {record.slug}", CELL_CHARS))
+    name = md_text(safe(f"{record.repo} · {record.slug}", CELL_CHARS))
     link = safe_link(record.githubUrl)
     return f"[{name}]({link})" if link else name
 
@@ -67,14 +67,14 @@ def _details(findings: Iterable[Finding]) -> list[str]:
         seen.add(best.record.id)
         record = best.record
         parts.append(f"#### {_cell(_error(finding))}")
-        parts.append(f"Matched {_md_escape(safe(record.repo, 200))} · {_md_escape(safe(record.slug, 200))}")
+        parts.append(f"Matched {md_text(safe(record.repo, 200))} · {md_text(safe(record.slug, 200))}")
         if record.documentation:
-            parts.append(f"**What it means**: {_md_escape(safe(_first_sentences(record.documentation, 2), 1500))}")
+            parts.append(f"**What it means**: {md_text(safe(first_sentences(record.documentation, 2), 1500))}")
         fixes = [safe(s, 600) for s in record.solutions if s.strip()][:SOLUTIONS_SHOWN]
         if fixes:
-            parts.append("**How to fix it**\n\n" + "\n".join(f"{n}. {_md_escape(f)}" for n, f in enumerate(fixes, 1)))
+            parts.append("**How to fix it**\n\n" + "\n".join(f"{n}. {md_text(f)}" for n, f in enumerate(fixes, 1)))
         link = safe_link(record.githubUrl)
-        more = f"More: {_code('leafexplain show ' + safe(record.id, 64))}"
+        more = f"More: {_code(show_command(safe(record.id, 64)))}"
         parts.append(f"[Where it is raised]({link}) · {more}" if link else more)
     return parts
 

@@ -13,7 +13,7 @@ SOLUTIONS_SHOWN = 3
 MEANING_SENTENCES = 2
 
 
-def _first_sentences(text: str, count: int) -> str:
+def first_sentences(text: str, count: int) -> str:
     """The start of a paragraph: enough to say what an error means without the whole story."""
     words = " ".join(text.split())
     end = 0
@@ -47,7 +47,7 @@ def summary_text(findings: Iterable[Finding], width: int = 100) -> str:
         what = f"{event.error_type}: {event.message}" if event.error_type else event.message
         lines = [safe(what.strip().split("\n", 1)[0], 300), f"matched {record.repo} · {record.slug}"]
         if record.documentation:
-            meaning = safe(_first_sentences(record.documentation, MEANING_SENTENCES))
+            meaning = safe(first_sentences(record.documentation, MEANING_SENTENCES))
             lines += ["", "What it means", *wrapped(meaning, "  ", "  ")]
         solutions = [safe(s, 500) for s in record.solutions[:SOLUTIONS_SHOWN] if s.strip()]
         if solutions:

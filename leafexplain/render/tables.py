@@ -5,16 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from leafexplain.models import Record
-from leafexplain.records.patterns import compile_pattern
 from leafexplain.render import Row
 from leafexplain.render.document import safe
-
-
-def headline(record: Record) -> str:
-    """The line of the message that its pattern matches: for multi-line messages, the telling one."""
-    hit = compile_pattern(record.messagePattern).search(record.errorMessage)
-    start = record.errorMessage.rfind("\n", 0, hit.start()) + 1 if hit else 0
-    return safe(record.errorMessage[start : start + 300].split("\n", 1)[0]).strip()
+from leafexplain.render.words import headline
 
 
 def _cells(record: Record, score: float | None) -> list[str]:

@@ -1,0 +1,333 @@
+"""The default view laid out for a terminal: each error in one screen of rows at the given width.
+
+Shared by the rich and plain formats. Rows are counted as the terminal will show them, and parts
+are kept by priority until the screen is full: the header, the message, your line, why, the first
+fix and the link always; then the second fix, two lines of the example, the lines around yours,
+the example up to five lines, the third fix, the rest of the example. Prose wraps between words;
+code is never wrapped: a line too long loses its trailing comment, then is cut between tokens with
+a visible `…`. A link is never cut: a terminal that shows OSC 8 hyperlinks gets the place as a
+link, any other the whole URL on a row of its own.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from typing import NamedTuple
+
+from leafexplain.render.brief import TRAILING_COMMENT, Brief, ExampleLine, Explanation, split_sentences
+from leafexplain.render.words import match_words_within
+
+SCREEN_ROWS = 22  # a 24-row terminal, less the command line above and the prompt below
+MESSAGE_ROWS = 4
+MATCHED_ROWS = 2
+WHY_ROWS = 3
+FIX_ROWS = 3
+MIN_EXAMPLE_LINES = 2
+COMFORTABLE_EXAMPLE_LINES = 5  # an example this long comes before a third fix
+INDENT = "  "
+GUTTER = 11  # labels (`matched:`, `why:`, `before:`) in a column of their own, text beside them
+CUT = "…"
+_TOKEN_END = re.compile(r"[\s.,;:()\[\]{}<>=+*/|&!?-]")
+_PATH_BREAK = re.compile(r"[/\\_.:-]")
+
+
+class Segment(NamedTuple):
+    """A piece of a row and what it is: the rich format styles it by `role` (and highlights code in
+    `language`), plain writes the text alone."""
+
+    text: str
+    role: str = "text"  # heading, unknown, message, span, label, before, after, example, text, dim, path, code,
+    # marked, link
+    language: str = ""
+    target: str = ""  # a link's URL (its text may be the place it leads to)
+
+
+Line = tuple[Segment, ...]
+
+
+def cells(text: str) -> int:
+    """Columns `text` takes on a terminal: wide East Asian characters take two, combining marks none."""
+    if text.isascii():
+        return len(text)
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def rows(line: Line, width: int) -> int:
+    """Rows the terminal needs for `line` (it wraps what is wider than the screen)."""
+    return max(1, math.ceil(cells("".join(s.text for s in line)) / max(width, 1)))
+
+
+def total_rows(lines: list[Line], width: int) -> int:
+    return sum(rows(line, width) for line in lines)
+
+
+def wrap_ranges(text: str, room: int) -> list[tuple[int, int]]:
+    """Where to break `text` (one paragraph) into rows of at most `room` columns, between words: (start, end)
+    of each row in `text`. A word longer than a row is split, as it could not be shown otherwise."""
+    room = max(room, 10)
+    out: list[tuple[int, int]] = []
+    start = end = used = 0
+    for word in re.finditer(r"\S+", text):
+        size = cells(word.group())
+        gap = 1 if used else 0
+        if used and used + gap + size > room:
+            out.append((start, end))
+            start, used = word.start(), 0
+            gap = 0
+        if not used:
+            start = word.start()
+        while size > room:  # a path in prose longer than the row: broken after a `/`, `-` or `.` if it can be
+            breaks = [m.end() for m in _PATH_BREAK.finditer(text, start + 1, start + room)]
+            cut = breaks[-1] if breaks and breaks[-1] - start > room // 2 else start + room
+            out.append((start, cut))
+            start, size = cut, cells(text[cut : word.end()])
+        used += gap + size
+        end = word.end()
+    if used or not out:
+        out.append((start, end))
+    return out
+
+
+def prose(text: str, room: int, max_rows: int | None = None) -> list[str]:
+    """`text` wrapped to `room` columns; past `max_rows` the last row ends with `…`."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        lines += [paragraph[a:b] for a, b in wrap_ranges(paragraph, room)]
+    if max_rows is not None and len(lines) > max_rows:
+        lines = lines[:max_rows]
+        last = lines[-1]
+        while last and cells(last) + 2 > room:
+            last = last[: last.rfind(" ")] if " " in last else last[:-1]
+        lines[-1] = last.rstrip(" ,.;:") + " " + CUT
+    return lines
+
+
+def crop_code(text: str, room: int) -> str:
+    """A code line in `room` columns, never cut inside a token: without its trailing comment if that is
+    enough, else cut at the last token boundary, with `…` to show that it goes on."""
+    if cells(text) <= room:
+        return text
+    uncommented = TRAILING_COMMENT.sub("", text)
+    if uncommented != text and cells(uncommented) + 2 <= room:
+        return uncommented + " " + CUT
+    limit = room - 2
+    keep = 0
+    for boundary in _TOKEN_END.finditer(text):
+        if cells(text[: boundary.start() + 1]) > limit:
+            break
+        keep = boundary.start() + (0 if boundary.group().isspace() else 1)
+    return text[:keep].rstrip() + " " + CUT
+
+
+def code_segments(text: str, room: int, language: str, role: str = "code") -> tuple[Segment, ...]:
+    """A code line cropped to `room`, the `…` that marks a cut apart from the code (it is not code)."""
+    cropped = crop_code(text, room)
+    if cropped == text:
+        return (Segment(text, role, language),)
+    return (Segment(cropped[: -len(CUT) - 1], role, language), Segment(" " + CUT, "dim"))
+
+
+def _label(label: str) -> str:
+    return (INDENT + label + (":" if label else "")).ljust(GUTTER)
+
+
+def labelled(label: str, rows_text: list[Line]) -> list[Line]:
+    """Rows beside a label in the gutter: the label on the first, blanks under it."""
+    out = []
+    for n, row in enumerate(rows_text):
+        gutter = _label(label) if n == 0 else " " * GUTTER
+        out.append((Segment(gutter, "label" if n == 0 else "text"), *row))
+    return out
+
+
+def _text_rows(label: str, text: str, width: int, max_rows: int | None, role: str = "text") -> list[Line]:
+    return labelled(label, [(Segment(row, role),) for row in prose(text, width - GUTTER, max_rows)])
+
+
+def _message(brief: Brief, width: int) -> list[Line]:
+    """The message under the heading, the matched part marked, at most MESSAGE_ROWS rows."""
+    out: list[Line] = []
+    offset = 0
+    span = brief.span or (0, 0)
+    for paragraph in brief.message.split("\n"):
+        for a, b in wrap_ranges(paragraph, width - len(INDENT)):
+            start, end = offset + a, offset + b
+            pieces = [(start, min(end, max(start, span[0])), "message")]
+            pieces.append((max(start, span[0]), min(end, span[1]), "span"))
+            pieces.append((max(start, span[1]), end, "message"))
+            text = brief.message
+            out.append((Segment(INDENT), *(Segment(text[x:y], role) for x, y, role in pieces if y > x)))
+        offset += len(paragraph) + 1
+    if len(out) > MESSAGE_ROWS:
+        hidden = len(out) - MESSAGE_ROWS + 1
+        out = [*out[: MESSAGE_ROWS - 1], (Segment(INDENT + f"{CUT} {hidden} more rows of the message", "dim"),)]
+    return out
+
+
+def _code(brief: Brief, width: int, marked_only: bool) -> list[Line]:
+    """The user's line (and, with room, one either side), numbered, the line itself marked with `>`."""
+    code, language = brief.code, brief.code_language
+    shown = [c for c in code if c.marked] if marked_only else list(code)
+    digits = max((len(str(c.number)) for c in shown if c.number is not None), default=0)
+    out: list[Line] = []
+    for line in shown:
+        number = str(line.number).rjust(digits) if line.number is not None else " " * digits
+        gutter = " " * (GUTTER - 2) + ("> " if line.marked else "  ")
+        prefix = f"{gutter}{number} | " if digits else gutter
+        role = "marked" if line.marked else "code"
+        out.append((Segment(prefix, "dim"), *code_segments(line.text, width - len(prefix), language, role)))
+    return out
+
+
+def _where(brief: Brief, width: int) -> list[Line]:
+    """Your frame (`at`), and the test or thread it ran in; `in` alone when the frames name no code of yours."""
+    said = " · ".join([w for w in [brief.where] if w] + list(brief.context))
+    return _text_rows("at" if brief.where else "in", said, width, 2, "path") if said else []
+
+
+def _matched(explanation: Explanation, width: int) -> list[Line]:
+    room = width - GUTTER
+    said = match_words_within(explanation.candidate, room, verbose=explanation.verbose)
+    return _text_rows("matched", said, width, MATCHED_ROWS + explanation.verbose)
+
+
+def _why(text: str, width: int) -> list[Line]:
+    """Whole sentences that fit in WHY_ROWS rows; the first one cut short only when it alone does not fit."""
+    taken: list[str] = []
+    for sentence in split_sentences(text):
+        if len(prose(" ".join([*taken, sentence]), width - GUTTER)) > WHY_ROWS:
+            break
+        taken.append(sentence)
+    return _text_rows("why", " ".join(taken) if taken else text, width, WHY_ROWS)
+
+
+def _fixes(fixes: tuple[str, ...], width: int) -> list[list[Line]]:
+    """Each fix as rows of its own, numbered, beside the `fix` label on the first."""
+    out = []
+    for n, fix in enumerate(fixes, start=1):
+        number = f"{n}. "
+        body = prose(fix, width - GUTTER - len(number), FIX_ROWS)
+        lines: list[Line] = [
+            (Segment(" " * GUTTER), Segment(number if i == 0 else " " * len(number), "dim"), Segment(row))
+            for i, row in enumerate(body)
+        ]
+        if n == 1:
+            lines[0] = (Segment(_label("fix"), "label"), *lines[0][1:])
+        out.append(lines)
+    return out
+
+
+def example_choice(example: tuple[ExampleLine, ...], count: int) -> list[ExampleLine]:
+    """`count` lines of a before/after, in order: the last lines of the failing code (where it fails), and
+    as many of the fix's first lines as remain: the fix is what a person came for."""
+    if len(example) <= count:
+        return list(example)
+    before = [n for n, line in enumerate(example) if line.mark == "-"]
+    after = [n for n, line in enumerate(example) if line.mark != "-"]
+    keep_before = min(len(before), max(1, count // 3)) if after else count
+    chosen = set(before[len(before) - keep_before :]) | set(after[: count - keep_before])
+    return [line for n, line in enumerate(example) if n in chosen]
+
+
+def _example(explanation: Explanation, count: int, width: int) -> list[Line]:
+    """`count` lines of the example's before/after, each run of lines beside its label."""
+    lines = example_choice(explanation.example, count)
+    out: list[Line] = []
+    previous = None
+    for line in lines:
+        label = {"-": "before", "+": "after", " ": "example"}[line.mark]
+        gutter = Segment(_label(label), label) if line.mark != previous else Segment(" " * GUTTER)
+        out.append((gutter, *code_segments(line.text, width - GUTTER, explanation.language)))
+        previous = line.mark
+    hidden = len(explanation.example) - len(lines)
+    if hidden > 0:
+        out.append((Segment(" " * GUTTER), Segment(f"{CUT} {hidden} more lines with --full", "dim")))
+    return out
+
+
+def _source(explanation: Explanation, width: int, hyperlinks: bool) -> list[Line]:
+    """Where the library raises it, with its link: the place itself is the link where the terminal shows
+    OSC 8 links; elsewhere the whole URL follows on a row of its own."""
+    url = explanation.url
+    if explanation.raised is None:
+        return labelled("raised", [(Segment(url, "link", target=url),)]) if url else []
+    if url and hyperlinks:
+        return labelled("raised", [(Segment(explanation.raised, "link", target=url),)])
+    out = _text_rows("raised", explanation.raised, width, 2, "path")
+    if url:
+        indent = " " * GUTTER if cells(url) <= width - GUTTER else INDENT
+        out.append((Segment(indent), Segment(url, "link", target=url)))
+    return out
+
+
+def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = "") -> list[Line]:
+    """One error in at most SCREEN_ROWS rows at `width` columns (when its required parts fit at all)."""
+    heading: list[Line] = [(Segment(number + brief.heading, "heading" if brief.explanations else "unknown"),)]
+    top = heading + _message(brief, width)
+    if brief.explanations:
+        top += _matched(brief.explanations[0], width)
+    top += _where(brief, width)
+    your_line = _code(brief, width, marked_only=True)
+    if brief.repeat_of is not None:
+        return top + your_line + _text_rows("why", f"explained above, for error {brief.repeat_of}", width, 1)
+    if not brief.explanations:
+        verdict: list[Line] = [(Segment(INDENT + "No record matches this error.", "unknown"),)]
+        near = [_text_rows("nearest" if i == 0 else "", n, width, 2) for i, n in enumerate(brief.near)]
+        found = [row for rows_ in near for row in rows_] or _text_rows("nearest", "no record comes close", width, 1)
+        search = _text_rows("try", brief.search or "", width, 2)
+        return top + _code(brief, width, marked_only=False) + verdict + found + search
+    first = brief.explanations[0]
+    why = _why(first.why, width) if first.why else []
+    fixes = _fixes(first.fixes, width)
+    source = _source(first, width, hyperlinks)
+    others = [row for text in brief.others for row in _text_rows("also", text, width, MATCHED_ROWS)]
+    # The wrapper around the error explained above: its record in one line.
+    later = [row for e in brief.explanations[1:] for row in _text_rows("wrapper", e.matched, width, MATCHED_ROWS)]
+    more = _text_rows("more", f"{first.more} · or add --full", width, 2)
+    required = top + your_line + why + (fixes[0] if fixes else []) + source + others + later + more
+    left = SCREEN_ROWS - total_rows(required, width)
+
+    def fits(lines: list[Line]) -> bool:
+        nonlocal left
+        needed = total_rows(lines, width)
+        if needed > left:
+            return False
+        left -= needed
+        return True
+
+    def grow_example(example: list[Line], count: int, up_to: int) -> tuple[list[Line], int]:
+        nonlocal left
+        while example and count < min(up_to, len(first.example)):
+            longer = _example(first, count + 1, width)
+            left += total_rows(example, width)
+            if not fits(longer):
+                left -= total_rows(example, width)
+                break
+            example, count = longer, count + 1
+        return example, count
+
+    extra_fixes = [f for f in fixes[1:2] if fits(f)]
+    example_count = min(len(first.example), MIN_EXAMPLE_LINES if len(first.example) > MIN_EXAMPLE_LINES + 1 else 3)
+    example = _example(first, example_count, width) if first.example else []
+    if example and not fits(example):
+        example = []
+    code = your_line
+    context = _code(brief, width, marked_only=False)
+    if len(context) > len(code) and fits(context[len(code) :]):
+        code = context
+    example, example_count = grow_example(example, example_count, COMFORTABLE_EXAMPLE_LINES)
+    extra_fixes += [f for f in fixes[2:3] if len(extra_fixes) == 1 and fits(f)]
+    example, example_count = grow_example(example, example_count, len(first.example))
+    shown_fixes = [row for f in [*fixes[:1], *extra_fixes] for row in f]
+    return top + code + why + shown_fixes + example + source + others + later + more
+
+
+def report_cards(briefs: list[Brief], width: int, *, hyperlinks: bool = False) -> list[list[Line]]:
+    """Each error's card, numbered when there are several."""
+    total = len(briefs)
+    return [
+        card(b, width, hyperlinks=hyperlinks, number=f"[{n}/{total}] " if total > 1 else "")
+        for n, b in enumerate(briefs, start=1)
+    ]

@@ -1,0 +1,89 @@
+"""A match said in words, as a person would: which record, which wording, how sure (numbers only when asked)."""
+
+from __future__ import annotations
+
+from leafexplain.libraries import library_name
+from leafexplain.models import Candidate, Record
+from leafexplain.records.patterns import compile_pattern
+from leafexplain.text import clean_line
+
+TITLE_CHARS = 48  # a record named by its message: enough words to recognise it on one line
+WORDING_CHARS = 40
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """A piece of record text on one line, fit for a terminal: no escapes or controls, at most `limit` long."""
+    lines = (clean_line(line) for line in text[: limit * 2].split("\n"))
+    return " ".join(" ".join(lines).split())[:limit]
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` on one line, at most `limit` characters, cut after a whole word with `…`."""
+    line = " ".join(text.split())
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,.;:") + "…"
+
+
+def headline(record: Record) -> str:
+    """The line of the message that its pattern matches: for multi-line messages, the telling one."""
+    hit = compile_pattern(record.messagePattern).search(record.errorMessage)
+    start = record.errorMessage.rfind("\n", 0, hit.start()) + 1 if hit else 0
+    return one_line(record.errorMessage[start : start + 300].split("\n", 1)[0])
+
+
+def record_title(record: Record, limit: int = TITLE_CHARS) -> str:
+    """A record named by its message, shortened: `"index out of bounds: the len is 3…"`."""
+    return f'"{shorten(headline(record), limit)}"'
+
+
+def library(record: Record) -> str:
+    return one_line(library_name(record.repo), 100)
+
+
+def wording_versions(wording: str) -> str:
+    """The releases a wording belongs to, without the notes a record adds in brackets."""
+    return shorten(one_line(wording, 500).split(" (", 1)[0], WORDING_CHARS)
+
+
+def confidence_words(candidate: Candidate) -> str:
+    """How sure, as the candidate says it (`exact wording`, `same exception class`, `similar message`), the
+    releases of another wording without the notes a record adds to them: `same error, wording of torch <= 1.13`."""
+    if candidate.method == "regex" and candidate.wording:
+        return f"same error, wording of {wording_versions(candidate.wording)}"
+    return one_line(candidate.confidence, 200)
+
+
+def match_numbers(candidate: Candidate) -> str:
+    """What the matcher measured: method, score, matched characters, the record's id."""
+    numbers = f"{candidate.method}, score {candidate.score:g}"
+    if candidate.span:
+        numbers += f", characters {candidate.span[0]}-{candidate.span[1]}"
+    return f"{numbers}, id {one_line(candidate.record.id, 100)}"
+
+
+def match_words(candidate: Candidate, *, verbose: bool = False, title_chars: int = TITLE_CHARS) -> str:
+    """`the burn record "Can't convert a non leaf…", exact wording`; with `verbose`, the numbers too."""
+    record = candidate.record
+    said = f"the {library(record)} record {record_title(record, title_chars)}, {confidence_words(candidate)}"
+    return f"{said} ({match_numbers(candidate)})" if verbose else said
+
+
+def match_words_within(candidate: Candidate, room: int, *, verbose: bool = False) -> str:
+    """The match in words, the record's message shortened so that it all fits in `room` columns when it can."""
+    whole = match_words(candidate, verbose=verbose, title_chars=10_000)
+    over = len(whole) - room
+    if over <= 0:
+        return whole
+    title = len(headline(candidate.record))
+    if title - over < TITLE_CHARS // 2:  # it takes two rows whatever: the message as long as usual
+        return match_words(candidate, verbose=verbose)
+    return match_words(candidate, verbose=verbose, title_chars=title - over)
+
+
+def near_words(candidate: Candidate, *, verbose: bool = False) -> str:
+    """A record below the cut-off, for an error nothing explains: named, and how close when asked."""
+    said = f"{record_title(candidate.record)} ({library(candidate.record)})"
+    return f"{said}: {match_numbers(candidate)}" if verbose else said
