@@ -12,7 +12,6 @@ import contextlib
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
@@ -83,6 +82,8 @@ def write_whole(target: Path, data: bytes, *, replace: bool = False) -> None:
     """Write `target` whole or not at all: a temporary file beside it, then a link to the name (which never
     replaces anything: FileExistsError) or, with `replace`, a rename over the name itself (a symlink there
     is replaced, never written through)."""
+    import tempfile  # only when writing: it imports random, shutil and more
+
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".leafexplain-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

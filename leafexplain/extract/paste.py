@@ -13,8 +13,6 @@ input as it was given.
 
 from __future__ import annotations
 
-import html
-import json
 import re
 
 # Where an escaped stack trace starts inside a logged string: a keyword, then an escaped newline.
@@ -29,6 +27,8 @@ _EMPHASIS = re.compile(
 
 
 def _unescape_json(text: str) -> str:
+    import json  # only for a trace logged as an escaped string
+
     try:
         return json.loads(f'"{text}"')
     except ValueError:
@@ -53,6 +53,8 @@ def unfold(lines: list[str]) -> tuple[list[str], list[int]]:
     origin: list[int] = []
     for number, line in enumerate(lines):
         if "&" in line and _ENTITY.search(line):
+            import html  # only for a line with an HTML entity: html.entities is a large table
+
             line = html.unescape(line)
         unfolded = _unfold_escaped(line) if "\\n" in line else None
         if unfolded is not None:

@@ -15,7 +15,6 @@ the new one, and an entry that does not read back as this shape is treated as mi
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -76,6 +75,8 @@ def places(record: Record) -> list[SourcePlace]:
 
 
 def entry_path(root: Path, place: SourcePlace) -> Path:
+    import hashlib  # only when a record has no source of its own: OpenSSL takes a while to load
+
     key = hashlib.sha256(f"{place.repo}\n{place.commit}\n{place.path}".encode()).hexdigest()[:32]
     return root / f"{key}.json"
 

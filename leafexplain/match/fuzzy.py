@@ -92,6 +92,21 @@ class FuzzyScore(NamedTuple):
     reason: str
 
 
+def fuzzy_ceiling(wording: WordingWords, present: set[str] | frozenset[str], weight: Callable[[str], float]) -> float:
+    """The most `fuzzy_score` can give this wording against a message whose content words are `present`,
+    found without aligning anything (nor importing rapidfuzz): only the wording's words the message has can
+    count, so the head share is at most theirs, and the rest at most all of it."""
+    words = wording.words
+    if len(words) < MIN_WORDS or not any(w in present for w in words):
+        return 0.0
+    head_weights = [weight(w) for w in words[: wording.head]]
+    head_total = sum(head_weights) or 1.0
+    head = sum(wt for w, wt in zip(words[: wording.head], head_weights, strict=True) if w in present) / head_total
+    if head >= 0.999 and wording.head >= HEAD_MIN_WORDS:  # the whole head: the floor may lift the score
+        return CEILING
+    return min(100.0 * (HEAD_SHARE * head + (1 - HEAD_SHARE)), CEILING)
+
+
 def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str], float]) -> FuzzyScore | None:
     """The score of a message (its content words) against one wording, 0-99; None when too short to judge."""
     from rapidfuzz.distance import LCSseq  # imported only when no wording is found exactly

@@ -14,7 +14,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import time
 import zlib
 from collections.abc import Callable
@@ -215,6 +214,8 @@ def read_index(path: Path, files: Fingerprint) -> tuple[dict[str, Any], Rows, Ha
 
 def write_index(path: Path, data: bytes) -> None:
     """Atomically: readers see the old index or the new one, never part of one."""
+    import tempfile  # only when writing: it imports random, shutil and more
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
     try:

@@ -215,6 +215,24 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     return CompiledPattern(matcher, text.literal, text.literal_chars, text.tokens)
 
 
+_NOT_VERBATIM = str.maketrans(dict.fromkeys(QUOTES, " "))
+
+
+def verbatim_fragments(pattern: str) -> tuple[str, ...]:
+    """The stretches of the pattern a message must hold as they are for the pattern to be found in it.
+
+    A literal piece's regex matches its characters as written, but for whitespace runs and quote marks
+    (any quote stands for any other): what lies between them is verbatim. Checking these with `in`
+    turns most records away before their regexes are compiled, which costs far more than the check.
+    """
+    return tuple(
+        fragment
+        for part in split_pattern(pattern)
+        if part is not None
+        for fragment in part.translate(_NOT_VERBATIM).split()
+    )
+
+
 def wildcard_regex(pattern: str) -> re.Pattern[str]:
     """The pattern as one regex with `(.*?)` wildcards: the former compiler, kept as the reference
     that tests compare the piece matcher with. Never used on messages: it can backtrack for ever."""
