@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from leafexplain.extract.common import (
     BARE_EXCEPTION,
@@ -270,4 +269,4 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
             seen[line] = len(events)
         events.append(_event(bare.group("type"), [bare.group("message"), *more], [], offset + i, None, "python-bare"))
         i = end
-    return [replace(event, count=repeats[n]) if n in repeats else event for n, event in enumerate(events)]
+    return [event._replace(count=repeats[n]) if n in repeats else event for n, event in enumerate(events)]

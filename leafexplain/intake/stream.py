@@ -15,8 +15,7 @@ from __future__ import annotations
 import codecs
 import itertools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from leafexplain.text import decode, normalize
 
@@ -66,8 +65,7 @@ class _LongLine:
         return self.current or self.previous
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(NamedTuple):
     first_line: int  # 1-based line of the input where `text` starts
     text: str  # normalised (escapes stripped, line ends unified)
     whole: bool = False  # the entire input: a bare pasted message may be taken from it

@@ -16,6 +16,7 @@ the new one, and an entry that does not read back as this shape is treated as mi
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -122,6 +123,8 @@ def github_line_url(place: SourcePlace, line: int) -> str:
 
 def cached_snippet(record: Record, root: Path) -> CachedSnippet | None:
     """The record's lines from the cache: at its own commit, else at the first `messageVariants` entry cached."""
+    if not os.path.isdir(root):  # `update` never ran: no entry to read (nor a name to hash)
+        return None
     for place in places(record):
         window = _window(read_entry(root, place), place.line)
         if window is not None:

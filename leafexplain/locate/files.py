@@ -14,9 +14,9 @@ import os
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from leafexplain.env import cache_dir, home
 from leafexplain.models import ErrorEvent, Frame, Snippet
@@ -46,8 +46,7 @@ _NOT_A_PATH = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2
 PROJECT_MARKERS = ("Cargo.toml", "pyproject.toml", ".git")
 
 
-@dataclass(frozen=True)
-class LocalPaths:
+class LocalPaths(NamedTuple):
     """Where to look. `roots` resolve relative frame paths, first to last."""
 
     roots: tuple[Path, ...]  # your folders: --root, the current folder, the project above it
@@ -83,8 +82,7 @@ class LocalPaths:
         )
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """A record's file found on this machine: what it belongs to, and where in it to look first."""
 
     path: Path

@@ -12,8 +12,8 @@ regex has one, starting at the same place, in time linear in the message for eac
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 # Placeholders from the languages whose messages we explain: Rust/Python format braces
 # ({}, {:?}, {0}, {name}, {name:?}), printf directives (%s, %d, %.200s, %zd, CPython's %U),
@@ -36,8 +36,7 @@ _SPACE = re.compile(r"\s+")
 MAX_SEARCH_CHARS = 8192
 
 
-@dataclass(frozen=True)
-class PatternText:
+class PatternText(NamedTuple):
     """What a pattern says, without compiling it: cheap enough for 100,000 records."""
 
     literal: str  # the literal parts joined by single spaces, for fuzzy scoring
@@ -48,8 +47,7 @@ class PatternText:
 Span = tuple[int, int]
 
 
-@dataclass(frozen=True)
-class PatternHit:
+class PatternHit(NamedTuple):
     """Where a pattern matched: a small stand-in for `re.Match` (start, end, span)."""
 
     begin: int
@@ -66,8 +64,7 @@ class PatternHit:
         return (self.begin, self.finish)
 
 
-@dataclass(frozen=True)
-class PieceMatcher:
+class PieceMatcher(NamedTuple):
     """The literal pieces of a pattern, searched for in order (see the module's docstring)."""
 
     pieces: tuple[re.Pattern[str], ...]
@@ -92,8 +89,7 @@ class PieceMatcher:
         return PatternHit(0 if start is None else start, pos, tuple(literals))
 
 
-@dataclass(frozen=True)
-class CompiledPattern:
+class CompiledPattern(NamedTuple):
     matcher: PieceMatcher
     literal: str
     literal_chars: int

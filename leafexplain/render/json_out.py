@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, fields
 from typing import Any
 
 from leafexplain.env import Environment
@@ -172,11 +171,11 @@ def explain_document(
     }
 
 
-RECORD_FIELDS = [f.name for f in fields(Record) if f.name not in ("datasetVersion", "origin")]
+RECORD_FIELDS = [name for name in Record._fields if name not in ("datasetVersion", "origin")]
 
 
 def record_dict(record: Record) -> dict[str, Any]:
-    data = asdict(record)
+    data = record._asdict()
     out = {name: list(data[name]) if isinstance(data[name], tuple) else data[name] for name in RECORD_FIELDS}
     # Our extension appears only when the record has it, each entry with the keys it was given.
     variants = out.pop("messageVariants")
