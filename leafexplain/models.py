@@ -7,9 +7,10 @@ All are NamedTuples: immutable, compared by value, and built in a fraction of a 
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from leafexplain.exitcodes import ExitStatus
+from leafexplain.named import NamedTuple
 
 Language = Literal["rust", "python", "unknown"]
 Drift = Literal["none", "moved", "changed", "gone", "unknown"]

@@ -21,6 +21,7 @@ LAYERS = [
     [
         "leafexplain.version",
         "leafexplain.exitcodes",
+        "leafexplain.named",
         "leafexplain.models",
         "leafexplain.env",
         "leafexplain.text",

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
 from leafexplain.models import Limits
+from leafexplain.named import NamedTuple
 from leafexplain.render import Style, warn, warn_problems
 
 if TYPE_CHECKING:

@@ -15,8 +15,9 @@ from __future__ import annotations
 import codecs
 import itertools
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
+from leafexplain.named import NamedTuple
 from leafexplain.text import decode, normalize
 
 # Every error we explain has one of these words near it: Rust's "panicked at", Python's

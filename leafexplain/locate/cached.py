@@ -20,11 +20,12 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from leafexplain.env import cache_dir
 from leafexplain.locate.files import language_of
 from leafexplain.models import CachedSnippet, Record, SourcePlace
+from leafexplain.named import NamedTuple
 from leafexplain.safeio import read_regular
 
 CACHE_FORMAT = 1

@@ -16,10 +16,10 @@ import sys
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
 from leafexplain.env import cache_dir, home
 from leafexplain.models import ErrorEvent, Frame, Snippet
+from leafexplain.named import NamedTuple
 from leafexplain.redact import MARK, redact
 from leafexplain.safeio import inside, read_regular, realpath
 

@@ -7,7 +7,6 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
 from leafexplain.libraries import (
     GITHUB,
@@ -20,6 +19,7 @@ from leafexplain.libraries import (
 )
 from leafexplain.locate.files import Found, LocalPaths, is_file, read_lines
 from leafexplain.models import Frame, Record
+from leafexplain.named import NamedTuple
 from leafexplain.safeio import open_regular, realpath
 
 _RUSTC_VERSION = re.compile(rb'\[pkg\.rustc\]\s*\nversion = "([^"\n]{1,100})"')

@@ -16,12 +16,12 @@ cross languages (a PyTorch error inside a Rust panic from tch).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from leafexplain.extract.common import short_class
 from leafexplain.libraries import library_hints
 from leafexplain.match.fuzzy import fuzzy_ceiling, fuzzy_score, message_content_words, wording_words
 from leafexplain.models import Candidate, ErrorEvent, Finding, Record
+from leafexplain.named import NamedTuple
 from leafexplain.records.catalog import Catalog, catalog_from_records
 from leafexplain.records.patterns import (
     MAX_SEARCH_CHARS,

@@ -21,8 +21,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import pairwise
-from typing import NamedTuple
 
+from leafexplain.named import NamedTuple
 from leafexplain.records.patterns import STOPWORDS, split_pattern
 
 HEAD_SHARE = 0.4  # of the score: the head clause; the rest is the whole wording

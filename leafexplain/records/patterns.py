@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
+
+from leafexplain.named import NamedTuple
 
 # Placeholders from the languages whose messages we explain: Rust/Python format braces
 # ({}, {:?}, {0}, {name}, {name:?}), printf directives (%s, %d, %.200s, %zd, CPython's %U),
