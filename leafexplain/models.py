@@ -7,14 +7,18 @@ All are NamedTuples: immutable, compared by value, and built in a fraction of a 
 
 from __future__ import annotations
 
-from typing import Literal
-
 from leafexplain.exitcodes import ExitStatus
 from leafexplain.named import NamedTuple
 
-Language = Literal["rust", "python", "unknown"]
-Drift = Literal["none", "moved", "changed", "gone", "unknown"]
-VerifyStatus = Literal["ok", "moved", "missing-file", "not-found", "missing-commit"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Language = Literal["rust", "python", "unknown"]
+    Drift = Literal["none", "moved", "changed", "gone", "unknown"]
+    VerifyStatus = Literal["ok", "moved", "missing-file", "not-found", "missing-commit"]
+else:
+    Language = Drift = VerifyStatus = str  # at run time, what each of them is
 
 # --- records -------------------------------------------------------------------------------------
 

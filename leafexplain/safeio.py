@@ -13,7 +13,10 @@ import errno
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 # O_NONBLOCK: opening a FIFO returns at once (no writer needed); a regular file ignores the flag.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
@@ -15,6 +14,7 @@ from leafexplain.models import Limits
 from leafexplain.named import NamedTuple
 from leafexplain.render import Style, warn, warn_problems
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
     from leafexplain.locate import LocalPaths
     from leafexplain.records.catalog import Catalog

@@ -20,13 +20,16 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from leafexplain.env import cache_dir
 from leafexplain.locate.files import language_of
 from leafexplain.models import CachedSnippet, Record, SourcePlace
 from leafexplain.named import NamedTuple
 from leafexplain.safeio import read_regular
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 CACHE_FORMAT = 1
 MAX_ENTRY_BYTES = 1 << 20  # an entry holds a few windows of a dozen lines: anything bigger is not ours

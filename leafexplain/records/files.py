@@ -7,12 +7,15 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, BinaryIO
 
 from leafexplain.bundled import bundled_dir
 from leafexplain.env import data_home
 from leafexplain.models import Problem
 from leafexplain.safeio import open_regular
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 Environ = Mapping[str, str]
 RECORD_SUFFIXES = (".json", ".txt", ".jsonl")

@@ -19,7 +19,6 @@ import zlib
 from array import array
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from leafexplain.env import cache_dir
 from leafexplain.models import Problem, Record
@@ -42,6 +41,10 @@ from leafexplain.records.index_file import (
 from leafexplain.records.schema import validate_record
 from leafexplain.safeio import FileTooLarge, NotRegularFile, open_regular, read_regular, realpath
 from leafexplain.version import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 Fingerprint = list[tuple[str, int, int, int]]  # (path, size, mtime_ns, source number) of each record file
 Progress = Callable[[int, int], None]  # bytes done, bytes in all

@@ -14,11 +14,14 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from leafexplain.records.catalog import Wording, build_token_index, document_frequency
 from leafexplain.records.files import MAX_SINGLE_FILE_BYTES
 from leafexplain.version import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 # 3: a checksum after the magic line; 4: each record's other wordings, word frequencies;
 # 5: rows ended by ROW_END, each record's place as numbers, their shape checked at load
@@ -201,7 +204,7 @@ class Rows:
         return file, offset, length, item, line
 
 
-class Column(Sequence[Any]):
+class Column(Sequence["Any"]):  # quoted: typing is not imported at run time
     """One field of every row, as a read-only sequence."""
 
     def __init__(self, rows: Rows, field: str, convert: Callable[[str], Any] = str) -> None:

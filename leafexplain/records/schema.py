@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from leafexplain.models import Problem, Record, Variant
 from leafexplain.records.patterns import pattern_text, split_pattern
 from leafexplain.text import safe_link
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = 2
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from leafexplain.env import Environment
 from leafexplain.models import (
@@ -23,6 +22,10 @@ from leafexplain.models import (
 )
 from leafexplain.render import Row, Style, emit
 from leafexplain.version import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 EXPLAIN_SCHEMA = "leafexplain.explain/1"
 RECORDS_SCHEMA = "leafexplain.records/1"
