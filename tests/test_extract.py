@@ -137,6 +137,20 @@ def test_bare_messages() -> None:
     assert (bare.language, bare.message) == ("unknown", SEED)
 
 
+def test_a_class_name_alone_and_a_lowercase_module_class_after_frames() -> None:
+    [alone] = extract_events("AssertionError\n")
+    assert (alone.language, alone.error_type, alone.message) == ("python", "AssertionError", "")
+    frames = '  File "/usr/lib/python3.11/re/_parser.py", line 874, in _parse\n    raise source.error("x")\n'
+    for line, kind in [
+        ("re.error: missing ), unterminated subpattern", "re.error"),
+        ("socket.timeout: timed out", "socket.timeout"),
+    ]:
+        [event] = extract_events(f"Traceback (most recent call last):\n{frames}{line}\n")
+        assert (event.error_type, event.message) == (kind, line.split(": ", 1)[1])
+    # Outside a traceback, a lowercase `name.attr: text` line is not an exception.
+    assert extract_events("config.path: /etc/app\nlog.level: debug\n" * 25) == []
+
+
 def test_noise_gives_nothing() -> None:
     assert extract_events("") == []
     assert extract_events("   Compiling foo v0.1.0\n" * 30) == []

@@ -74,7 +74,8 @@ def render_plain(views: Iterable[View], width: int) -> str:
         rule = "=" * min(width, 100)
         out.append(rule)
         out.append(view.heading)
-        out.extend(INDENT + line for line in view.message.split("\n"))
+        if view.message.strip():
+            out.extend(INDENT + line for line in view.message.split("\n"))
         label_width = max((len(k) for k, _ in view.facts), default=0) + 1
         out.extend(f"{INDENT}{(key + ':').ljust(label_width)} {value}" for key, value in view.facts)
         for section in view.sections:

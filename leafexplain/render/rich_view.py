@@ -78,7 +78,7 @@ class ViewRenderable:
             facts.add_row(f"{key}:", Text(value))
         border = "green" if view.explained else "red"
         yield Panel(
-            Group(message, facts),
+            Group(message, facts) if view.message.strip() else facts,
             title=Text(view.heading, style=Style(bold=True)),
             title_align="left",
             border_style=border,

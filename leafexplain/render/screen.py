@@ -148,6 +148,8 @@ def _text_rows(label: str, text: str, width: int, max_rows: int | None, role: st
 
 def _message(brief: Brief, width: int) -> list[Line]:
     """The message under the heading, the matched part marked, at most MESSAGE_ROWS rows."""
+    if not brief.message.strip():  # `AssertionError` alone: no empty row under the heading
+        return []
     out: list[Line] = []
     offset = 0
     span = brief.span or (0, 0)
