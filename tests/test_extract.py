@@ -165,3 +165,23 @@ def test_pytest_blocks_and_summary() -> None:
         ("test_ratio", "ZeroDivisionError"),
     ]
     assert events[0].location.file.endswith("decoder.py")
+
+
+def test_pytest_long_and_short_reports_carry_the_code_of_each_frame(cli) -> None:
+    # Your code is shown only when the file still holds the line the report printed: pytest prints it
+    # marked with `>` (long report) or under the frame line (short report).
+    for name in ("pytest-long.txt", "pytest-short.txt"):
+        events = extract_events((OUTPUTS / "python" / name).read_text())
+        assert [(e.test, e.user_frame.file, e.user_frame.line) for e in events] == [
+            ("test_parses_config", "check_failing.py", 7),
+            ("test_counts", "check_failing.py", 11),
+            ("test_ratio", "check_failing.py", 16),
+        ], name
+        assert [e.user_frame.code for e in events] == [
+            'assert json.loads("") == {}',
+            "assert len([1, 2]) == 3",
+            "assert total / parts == 1",
+        ], name
+        root = OUTPUTS.parent / "scenarios" / "python"
+        out = cli("--format", "plain", "--root", str(root), "--file", str(OUTPUTS / "python" / name)).stdout
+        assert "> 16 |     assert total / parts == 1" in out, out
