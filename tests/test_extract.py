@@ -31,6 +31,12 @@ def test_old_header_with_a_message_over_several_lines() -> None:
     [event] = extract_events(text)
     assert event.message.splitlines() == ["assertion failed: `(left == right)`", "  left: `1`,", " right: `2`"]
     assert event.location.line == 4
+    # Before Rust 1.42 a panic inside a std macro named the macro as its place, with a space in it.
+    [macro] = extract_events(text.replace("src/lib.rs:4:5", "<::std::macros::panic macros>:5:6"))
+    assert macro.message == event.message and (macro.location.file, macro.location.line) == (
+        "<::std::macros::panic macros>",
+        5,
+    )
 
 
 def test_thread_names_and_tests() -> None:
