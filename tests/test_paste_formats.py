@@ -24,6 +24,11 @@ def test_markdown_emphasis_and_quote_marks() -> None:
     assert (quoted.error_type, quoted.message) == ("RuntimeError", "size mismatch, m1: [1 x 159], m2: [53 x 128]")
     [ticks] = extract_events("it fails with `ValueError: too many values to unpack (expected 2)` every time\n")
     assert ticks.error_type == "ValueError" and ticks.message.startswith("too many values to unpack (expected 2)")
+    # Emphasis opened on the exception line and closed on a later one.
+    [italic] = extract_events("the run ends with:\n\n_IndexError: list index out of range\nrun.py:9: IndexError_\n")
+    assert (italic.error_type, italic.message) == ("IndexError", "list index out of range")
+    [named] = extract_events("_pickle.PicklingError: Can't pickle <function <lambda>>\n")
+    assert named.error_type == "_pickle.PicklingError"
 
 
 def test_a_stack_trace_logged_as_one_json_string() -> None:
