@@ -233,7 +233,7 @@ def _stands_as_error(hit: _Hit, message: str) -> bool:
     after a label (`Error: `, `panicked at '`, `IndentationError ; `), or in quotes, bold or code within
     a sentence. Not inside a value a program printed and went on (`gave: Err(ParseIntError { .. })`),
     and a short wording not as words of a sentence (`the trait X is not implemented for Y`)."""
-    begin = hit.hit.literals[0][0] if hit.hit.literals else hit.hit.begin
+    begin = hit.hit.begin  # a wording that opens with a placeholder stands where its value does
     lead = message[message.rfind("\n", 0, begin) + 1 : begin]
     if lead.endswith(("Err(", "Ok(", "Some(")):
         return False
