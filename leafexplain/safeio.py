@@ -81,6 +81,12 @@ def inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
     return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it back at once
+    os.umask(mask)
+    return mask
+
+
 def write_whole(target: Path, data: bytes, *, replace: bool = False) -> None:
     """Write `target` whole or not at all: a temporary file beside it, then a link to the name (which never
     replaces anything: FileExistsError) or, with `replace`, a rename over the name itself (a symlink there
@@ -89,6 +95,9 @@ def write_whole(target: Path, data: bytes, *, replace: bool = False) -> None:
 
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".leafexplain-", suffix=".tmp")
     try:
+        # mkstemp makes the file private (0600); a record or a completion script is the user's own
+        # file, shared like any other: the mode their umask gives a new file.
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         if replace:

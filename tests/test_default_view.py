@@ -219,3 +219,16 @@ def test_links_are_whole_in_every_format_and_width(cli, fmt: list[str], full: bo
     assert any(url in line for line in lines), "the URL on one line, never wrapped or cut"
     if "rich" in fmt:
         assert f";{url}\x1b\\" in out, "and the terminal's hyperlink to it"
+
+
+@pytest.mark.parametrize("fmt", ["plain", "markdown"])
+def test_an_exception_class_alone_is_explained_by_its_class_record_named_by_its_class(cli, fmt: str) -> None:
+    # `AssertionError` typed alone, or a bare `assert x` failing: no message, so no empty message row,
+    # and the class record is named by its class, not by its example message.
+    out = cli("--format", fmt, "--no-source", "AssertionError").stdout
+    assert "the Python record for AssertionError, same exception class" in out
+    assert "```text\n\n```" not in out
+    if fmt == "plain":
+        assert out.split("\n")[1].startswith("  matched:"), out
+    keyed = cli("--format", "plain", "--no-source", "KeyError: 'lr'").stdout
+    assert "the Python record for KeyError" in keyed and 'learning_rate"' not in keyed.split("why:")[0]

@@ -31,6 +31,12 @@ def test_old_header_with_a_message_over_several_lines() -> None:
     [event] = extract_events(text)
     assert event.message.splitlines() == ["assertion failed: `(left == right)`", "  left: `1`,", " right: `2`"]
     assert event.location.line == 4
+    # Before Rust 1.42 a panic inside a std macro named the macro as its place, with a space in it.
+    [macro] = extract_events(text.replace("src/lib.rs:4:5", "<::std::macros::panic macros>:5:6"))
+    assert macro.message == event.message and (macro.location.file, macro.location.line) == (
+        "<::std::macros::panic macros>",
+        5,
+    )
 
 
 def test_thread_names_and_tests() -> None:
@@ -137,6 +143,20 @@ def test_bare_messages() -> None:
     assert (bare.language, bare.message) == ("unknown", SEED)
 
 
+def test_a_class_name_alone_and_a_lowercase_module_class_after_frames() -> None:
+    [alone] = extract_events("AssertionError\n")
+    assert (alone.language, alone.error_type, alone.message) == ("python", "AssertionError", "")
+    frames = '  File "/usr/lib/python3.11/re/_parser.py", line 874, in _parse\n    raise source.error("x")\n'
+    for line, kind in [
+        ("re.error: missing ), unterminated subpattern", "re.error"),
+        ("socket.timeout: timed out", "socket.timeout"),
+    ]:
+        [event] = extract_events(f"Traceback (most recent call last):\n{frames}{line}\n")
+        assert (event.error_type, event.message) == (kind, line.split(": ", 1)[1])
+    # Outside a traceback, a lowercase `name.attr: text` line is not an exception.
+    assert extract_events("config.path: /etc/app\nlog.level: debug\n" * 25) == []
+
+
 def test_noise_gives_nothing() -> None:
     assert extract_events("") == []
     assert extract_events("   Compiling foo v0.1.0\n" * 30) == []
@@ -151,3 +171,23 @@ def test_pytest_blocks_and_summary() -> None:
         ("test_ratio", "ZeroDivisionError"),
     ]
     assert events[0].location.file.endswith("decoder.py")
+
+
+def test_pytest_long_and_short_reports_carry_the_code_of_each_frame(cli) -> None:
+    # Your code is shown only when the file still holds the line the report printed: pytest prints it
+    # marked with `>` (long report) or under the frame line (short report).
+    for name in ("pytest-long.txt", "pytest-short.txt"):
+        events = extract_events((OUTPUTS / "python" / name).read_text())
+        assert [(e.test, e.user_frame.file, e.user_frame.line) for e in events] == [
+            ("test_parses_config", "check_failing.py", 7),
+            ("test_counts", "check_failing.py", 11),
+            ("test_ratio", "check_failing.py", 16),
+        ], name
+        assert [e.user_frame.code for e in events] == [
+            'assert json.loads("") == {}',
+            "assert len([1, 2]) == 3",
+            "assert total / parts == 1",
+        ], name
+        root = OUTPUTS.parent / "scenarios" / "python"
+        out = cli("--format", "plain", "--root", str(root), "--file", str(OUTPUTS / "python" / name)).stdout
+        assert "> 16 |     assert total / parts == 1" in out, out

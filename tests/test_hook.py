@@ -45,6 +45,8 @@ def test_known_error_prints_the_traceback_untouched_then_the_explanation(tmp_pat
     assert EXPLAINED in explanation and "  fix:     1. " in explanation
     assert "https://github.com/python/cpython/blob/" in explanation
     assert "\x1b" not in explanation, "plain text"
+    # No command line was typed, so nothing to add --full to: the show command is the way to more.
+    assert "leafexplain show " in explanation and "--full" not in explanation
 
 
 def test_install_function_and_installing_twice(tmp_path: Path) -> None:

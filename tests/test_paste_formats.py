@@ -24,6 +24,11 @@ def test_markdown_emphasis_and_quote_marks() -> None:
     assert (quoted.error_type, quoted.message) == ("RuntimeError", "size mismatch, m1: [1 x 159], m2: [53 x 128]")
     [ticks] = extract_events("it fails with `ValueError: too many values to unpack (expected 2)` every time\n")
     assert ticks.error_type == "ValueError" and ticks.message.startswith("too many values to unpack (expected 2)")
+    # Emphasis opened on the exception line and closed on a later one.
+    [italic] = extract_events("the run ends with:\n\n_IndexError: list index out of range\nrun.py:9: IndexError_\n")
+    assert (italic.error_type, italic.message) == ("IndexError", "list index out of range")
+    [named] = extract_events("_pickle.PicklingError: Can't pickle <function <lambda>>\n")
+    assert named.error_type == "_pickle.PicklingError"
 
 
 def test_a_stack_trace_logged_as_one_json_string() -> None:
@@ -76,3 +81,27 @@ def test_paragraphs_are_looked_up_only_when_asked() -> None:
         ("paragraph", 1, True),
         ("paragraph", 4, True),
     ]
+
+
+def test_a_wording_in_pasted_prose_counts_where_it_stands_as_an_error(cli) -> None:
+    """In text that is only a guess, a wording found counts where an error's message stands: opening
+    its line (after a timestamp), after a label, quoted or in bold, after CJK text; not as words of a
+    sentence, and not inside a value a program printed and went on."""
+    explained = [
+        "1999-01-02 03:04:05.678\tthread 'main' has overflowed its stack\n",
+        "We saw this in the log: not implemented\nfrom the old backend.\n",
+        "运行时报错！'NoneType' object is not subscriptable\n",
+        "It says **not yet implemented** and stops.\n",
+        'the job failed with "RefCell already borrowed" after an hour\n',
+    ]
+    for text in explained:
+        out = json.loads(cli("--format", "json", "--no-source", input="notes\n\n" + text).stdout)
+        assert [e["matches"][:1] != [] for e in out["events"]] == [True], text
+    prose = [
+        "error[E0277]: the trait bound `Job: Serialize` is not satisfied\n"
+        "   = help: the trait `Serialize` is not implemented for `Job`\n",
+        "reading 'abc' gave: Err(ParseIntError { kind: InvalidDigit }), so the default 8 is used\n",
+    ]
+    for text in prose:
+        quiet = cli("--format", "json", "--no-source", input="notes\n\n" + text)
+        assert (quiet.returncode, json.loads(quiet.stdout)["events"]) == (0, []), text

@@ -19,7 +19,18 @@ from leafexplain.models import Limits, Report
 from tests.conftest import RECORDS
 
 PASTES = Path(__file__).parent / "pastes"
-CASES = [json.loads(line) for line in (PASTES / "manifest.jsonl").read_text(encoding="utf-8").splitlines() if line]
+
+
+def manifest(folder: Path) -> list[dict]:
+    cases = [json.loads(line) for line in (folder / "manifest.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    return [{**case, "file": str(folder / case["file"])} for case in cases]
+
+
+CASES = manifest(PASTES)
+# Batch 2 (tests/pastes2/): collected independently after batch 1 had tuned the matcher, a held-out
+# check. First measured at positives 97/102, negatives 32/34, no-error 14/15; the two categories it
+# showed (a compiler's prose, a printed Err value) were fixed for every paste, not for its cases.
+HELD_OUT = manifest(Path(__file__).parent / "pastes2")
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +46,7 @@ def explained_by(report: Report) -> list[str]:
 
 def outcome(case: dict, matcher: Matcher) -> bool:
     """Whether leafexplain does with this paste what a person needs."""
-    report = session.explain((PASTES / case["file"]).read_bytes(), matcher, Limits(), pasted=True)
+    report = session.explain(Path(case["file"]).read_bytes(), matcher, Limits(), pasted=True)
     if case["kind"] == "positive":
         return case["record"] in explained_by(report)  # the right record, first for its event
     if case["kind"] == "negative":
@@ -55,7 +66,8 @@ def test_the_corpus_is_what_it_says() -> None:
     # From a public page, or produced by a real run on this machine ("local").
     assert all(c["url"].startswith("https://") or c["url"] == "local" or c["kind"] == "no-error" for c in CASES)
     assert {c["year"] for c in CASES if c["year"]} >= set(range(2017, 2026))
-    assert all((PASTES / c["file"]).is_file() for c in CASES)
+    assert all(Path(c["file"]).is_file() for c in CASES + HELD_OUT)
+    assert not {c["url"] for c in HELD_OUT if c["url"] != "local"} & {c["url"] for c in CASES}
 
 
 def test_pastes_with_a_record_get_the_right_one(matcher: Matcher) -> None:
@@ -82,3 +94,9 @@ def test_wordings_no_record_lists_are_still_recognised(matcher: Matcher) -> None
     assert positives >= 0.88, misses
     negatives, wrong = rate("negative", bare)
     assert negatives >= 0.95, wrong
+
+
+@pytest.mark.parametrize(("kind", "floor"), [("positive", 0.93), ("negative", 0.94), ("no-error", 0.93)])
+def test_the_held_out_batch(matcher: Matcher, kind: str, floor: float) -> None:
+    share, misses = rate(kind, matcher, HELD_OUT)
+    assert share >= floor, misses

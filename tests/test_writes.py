@@ -5,6 +5,7 @@ number option that reaches the output, `--threshold`, is a finite number from 0 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,14 @@ def test_new_out_never_writes_over_a_file_or_through_a_symlink(cli, tmp_path: Pa
     assert forced.returncode == 0, forced.stderr
     assert victim.read_text() == "precious" and not (out / TARGET).is_symlink()
     assert json.loads((out / TARGET).read_text())["record"]["repo"] == "acme/widgets"
+
+
+def test_a_written_record_has_the_mode_the_users_umask_gives_not_a_private_one(cli, tmp_path: Path) -> None:
+    out = tmp_path / "records"
+    assert cli(*NEW, "--out", str(out)).returncode == 0
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert (out / TARGET).stat().st_mode & 0o777 == 0o666 & ~mask
 
 
 def test_new_out_never_follows_a_folder_symlink_out_and_a_file_is_a_usage_error(cli, tmp_path: Path) -> None:

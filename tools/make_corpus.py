@@ -95,6 +95,7 @@ def python_outputs() -> dict[str, str]:
     out["python/pytest-long.txt"] = run([*pytest, "check_failing.py"], work)
     out["python/pytest-summary.txt"] = run([*pytest, "-q", "--tb=no", "-rf", "check_failing.py"], work)
     out["python/pytest-native.txt"] = run([*pytest, "--tb=native", "-q", "check_failing.py"], work)
+    out["python/pytest-short.txt"] = run([*pytest, "--tb=short", "-q", "check_failing.py"], work)
     return out
 
 

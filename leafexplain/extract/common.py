@@ -16,6 +16,9 @@ EXCEPTION_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?:: (?
 # The exception line of a paste that lost its first character (`untimeError: ...`), read only where
 # a traceback's frames say an exception line must follow.
 CLIPPED_EXCEPTION_LINE = re.compile(r"^(?P<type>[a-z]\w*(?:Error|Exception|Warning))(?:: (?P<message>.*)|:?)\s*$")
+# A class some C modules give a lowercase name (`re.error`, `socket.timeout`, `struct.error`): always
+# dotted, and read only where a traceback's frames say an exception line must follow.
+MODULE_EXCEPTION_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)+[a-z_]\w*)(?:: (?P<message>.*)|:?)\s*$")
 BARE_EXCEPTION = re.compile(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Iteration|Fault))"
     r": (?P<message>\S.*)$"

@@ -25,6 +25,13 @@ _EMPHASIS = re.compile(
     r"[^`*]*?)(?P=mark)(?P<rest>.*)$"
 )
 
+# Emphasis opened before an exception line and closed on a later line (`_KeyError: 'x'` ... `KeyError_`):
+# the opening mark goes; a single `_` only before a capital, as `_pickle.PicklingError` is a name.
+_OPEN_EMPHASIS = re.compile(
+    r"^(?P<indent>\s*)(?:\*\*|__|\*|_(?=[A-Z]))(?P<inner>[A-Za-z][\w.]*(?:Error|Exception|Warning|Exit|Interrupt)"
+    r"(?::\s.*)?)(?P<rest>)$"
+)
+
 
 def _unescape_json(text: str) -> str:
     import json  # only for a trace logged as an escaped string
@@ -61,7 +68,7 @@ def unfold(lines: list[str]) -> tuple[list[str], list[int]]:
             out.extend(unfolded)
             origin.extend([number] * len(unfolded))
             continue
-        if line[:1] in "*_` \t" and (m := _EMPHASIS.match(line)):
+        if line[:1] in "*_` \t" and (m := _EMPHASIS.match(line) or _OPEN_EMPHASIS.match(line)):
             line = m.group("indent") + m.group("inner") + m.group("rest")
         elif "`" in line and (code := _INLINE_CODE.search(line)):
             parts = [line[: code.start()], code.group("inner"), line[code.end() :]]

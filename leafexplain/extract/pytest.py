@@ -14,6 +14,10 @@ SECTION = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$")
 FRAME = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+):(?: in (?P<function>\S+)|\s.*|)$")
 E_LINE = re.compile(r"^E(?:\s|$)")
 SUMMARY = re.compile(r"^(?P<kind>FAILED|ERROR) (?P<node>\S+)(?: - (?P<rest>.+))?$")
+# `>       helper(cfg)`: the line pytest's long report marks as the one that ran (its frame line follows).
+MARKED = re.compile(r"^>\s+(?P<code>\S.*)$")
+# `    helper(cfg)` right under `test_b.py:6: in test_nested`: the frame's line in the short report.
+SHORT_CODE = re.compile(r"^ {4}(?P<code>\S.*)$")
 
 
 def _split(text: str) -> tuple[str | None, str]:
@@ -30,6 +34,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
     test: str | None = None
     frames: list[Frame] = []
+    marked: str | None = None  # the code of the frame whose line comes next, in the long report
     i, count = 0, len(lines)
     while i < count:
         line = lines[i]
@@ -39,12 +44,19 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         first = line[:1]  # one look at the first character spares most lines every pattern below
         section = SECTION.match(line) if first == "_" and line.startswith("___") else None
         if section:
-            test, frames = section.group("name"), []
+            test, frames, marked = section.group("name"), [], None
+            i += 1
+            continue
+        if first == ">" and (mark := MARKED.match(line)):
+            marked = mark.group("code").strip()
             i += 1
             continue
         fm = FRAME.match(line) if ".py:" in line else None
         if fm:
-            frames.append(Frame(file=fm.group("file"), line=int(fm.group("line")), function=fm.group("function")))
+            short = SHORT_CODE.match(lines[i + 1]) if marked is None and i + 1 < count else None
+            code = marked or (short.group("code").strip() if short else None)
+            frames.append(Frame(fm.group("file"), int(fm.group("line")), function=fm.group("function"), code=code))
+            marked = None
             i += 1
             continue
         if first == "E" and E_LINE.match(line):
@@ -55,12 +67,16 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                 block.append(lines[i][indent:] if lines[i][1:indent].isspace() else lines[i][1:].lstrip())
                 i += 1
             location = None
+            # The long report names the failing line under the block (`test_b.py:2: KeyError`), after
+            # blank lines only; the short report does not, and its next test's frames are not this one's.
             for j in range(i, min(i + 3, len(lines))):
                 after = FRAME.match(lines[j])
-                if after:
-                    location = Frame(file=after.group("file"), line=int(after.group("line")))
+                if after and after.group("function") is None:
+                    location = Frame(file=after.group("file"), line=int(after.group("line")), code=marked)
                     claimed[j] = True
+                if after or lines[j].strip():
                     break
+            marked = None
             for k in range(start, i):
                 claimed[k] = True
             block = trim_blank(block)

@@ -8,6 +8,7 @@ from leafexplain.extract.common import (
     BARE_EXCEPTION,
     CLIPPED_EXCEPTION_LINE,
     EXCEPTION_LINE,
+    MODULE_EXCEPTION_LINE,
     LineStripper,
     prefix_stripper,
     trim_blank,
@@ -17,6 +18,8 @@ from leafexplain.models import ErrorEvent, Frame
 
 # `T?raceback`: a paste that lost its first character is still a traceback.
 TRACEBACK = re.compile(r"(?:Exception Group )?T?raceback \(most recent call last\):\s*$")
+# What may stand where a traceback's frames end: the exception line in its usual shape first.
+AFTER_FRAMES = (EXCEPTION_LINE, CLIPPED_EXCEPTION_LINE, MODULE_EXCEPTION_LINE)
 GROUP_ANCHOR = re.compile(r"^(?P<indent>\s*)\+ Exception Group Traceback \(most recent call last\):\s*$")
 FILE_LINE = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<function>.+?))?\s*$')
 WARNING_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+): (?P<type>[A-Z]\w*Warning): (?P<message>.*)$")
@@ -171,7 +174,7 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
             strip = prefix_stripper(line[: tb.start()])
             frames, j = _parse_traceback(lines, i + 1, strip)
             exc_line = strip(lines[j]) if j < len(lines) else None
-            em = (EXCEPTION_LINE.match(exc_line) or CLIPPED_EXCEPTION_LINE.match(exc_line)) if exc_line else None
+            em = next((m for shape in AFTER_FRAMES if (m := shape.match(exc_line))), None) if exc_line else None
             if em is None:
                 i += 1
                 continue

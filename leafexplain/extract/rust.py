@@ -18,8 +18,11 @@ ABORT = re.compile(
 # `fn main() -> Result<..>` returning an error prints its Debug form: a guess, kept when a record explains it.
 MAIN_ERROR = re.compile(r"^Error: (?P<message>[A-Z]\w*(?: \{ | ?\().*)$")
 LOCATION_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+):\s*$")
-OLD_ONE_LINE = re.compile(rf"^{Q}(?P<msg>.*){Q}, (?P<file>\S+?):(?P<line>\d+):(?P<col>\d+)\s*$", re.S)
-OLD_TAIL = re.compile(rf"^(?P<msg>.*){Q}, (?P<file>\S+?):(?P<line>\d+):(?P<col>\d+)\s*$")
+# Before Rust 1.42 a panic inside a std macro (assert_eq!) named the macro as its place:
+# `<::std::macros::panic macros>:5:6`, with a space in it.
+OLD_FILE = r"(?P<file>\S+?|<[^>\n]+>)"
+OLD_ONE_LINE = re.compile(rf"^{Q}(?P<msg>.*){Q}, {OLD_FILE}:(?P<line>\d+):(?P<col>\d+)\s*$", re.S)
+OLD_TAIL = re.compile(rf"^(?P<msg>.*){Q}, {OLD_FILE}:(?P<line>\d+):(?P<col>\d+)\s*$")
 TEST_HEADER = re.compile(r"^---- (?P<test>\S+) stdout ----$")
 # The test harness at work: its first line, a test's result line, or the end of a test's own output.
 HARNESS_START = re.compile(r"^running \d+ tests?$|^test \S+ \.\.\. ")

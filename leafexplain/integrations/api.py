@@ -71,4 +71,4 @@ def render(
 
     if source:
         report = session.locate(report, LocalPaths.from_environment(os.environ, Path(root) if root else None))
-    return output.to_text(report, output.Style(fmt, "always" if color else "never", width, full=full))
+    return output.to_text(report, output.Style(fmt, "always" if color else "never", width, full=full, full_hint=False))

@@ -30,7 +30,7 @@ def explanation(exc_type: type[BaseException], exc_value: BaseException | None, 
     report = session.explain_exception(exc_type, exc_value, exc_tb, _records).explained_only()
     if not report.findings:
         return ""
-    return render.to_text(report, render.Style("plain", width=stream_columns(sys.stderr, os.environ)))
+    return render.to_text(report, render.Style("plain", width=stream_columns(sys.stderr, os.environ), full_hint=False))
 
 
 def _explain_quietly(

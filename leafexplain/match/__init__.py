@@ -15,6 +15,7 @@ cross languages (a PyTorch error inside a Rust panic from tch).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from leafexplain.extract.common import short_class
@@ -208,6 +209,10 @@ class Matcher:
         hints = library_hints(event)
         candidates = self._candidates(message)
         hits = [h for n in candidates if (h := self._hits(message, n, self._same_language(event, n)))]
+        if event.tentative:  # found, but as prose or a printed value: ruled out, by the word score too
+            ruled_out = {h.index for h in hits if not _stands_as_error(h, message)}
+            hits = [h for h in hits if h.index not in ruled_out]
+            candidates = [n for n in candidates if n not in ruled_out]
         scored = self._exact(event, hits)
         if not any(s.score >= cut for s in scored) and event.extractor not in EXACT_ONLY_EXTRACTORS:
             scored += self._class_only(event, candidates)
@@ -241,6 +246,33 @@ class Matcher:
             scored.wording,
             scored.role,  # type: ignore[arg-type]
         )
+
+
+# Before an error's wording in a sentence: what quotes it, sets it in bold or code, or opens brackets.
+_QUOTING = "*_`'\"“‘«(["
+_QUOTES = "`'\"‘’“”«»"
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _stands_as_error(hit: _Hit, message: str) -> bool:
+    """In text that is only a guess (a paragraph of a paste, a program's output), a wording found counts
+    when it stands as an error's message does where it is printed or quoted: at the start of its line,
+    after a label (`Error: `, `panicked at '`, `IndentationError ; `), or in quotes, bold or code within
+    a sentence. Not inside a value a program printed and went on (`gave: Err(ParseIntError { .. })`),
+    and a short wording not as words of a sentence (`the trait X is not implemented for Y`)."""
+    begin = hit.hit.begin  # a wording that opens with a placeholder stands where its value does
+    lead = message[message.rfind("\n", 0, begin) + 1 : begin]
+    if lead.endswith(("Err(", "Ok(", "Some(")):
+        return False
+    if hit.literal_chars >= SPECIFIC_CHARS or message[begin : begin + 1] in _QUOTES:
+        return True  # a long wording is telling anywhere; `'NoneType' object has ...` opens with a quoted value
+    last = lead.rstrip()[-1:]
+    return (
+        not _WORD.search(lead)  # nothing but marks, numbers and a timestamp before it
+        or last in (":", ";")
+        or lead[-1:] in _QUOTING
+        or last >= "\u3000"  # after CJK text or its punctuation (`，`, `：`): English there is a quote
+    )
 
 
 def _inside_value(inner: PatternHit, outer: PatternHit, message: str) -> bool:

@@ -40,6 +40,7 @@ class Style(NamedTuple):
     full: bool = False  # the long view: everything the record has, instead of one screen per error
     show_all: bool = False  # also every other record at or above the cut-off
     verbose: bool = False  # also what the matcher measured: method, score, matched characters, record id
+    full_hint: bool = True  # `or add --full` after the show command: not where no command line was typed (a hook)
 
 
 def resolve_format(fmt: str, env: Environment, color: ColorChoice) -> str:

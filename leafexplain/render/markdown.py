@@ -85,7 +85,8 @@ def render_markdown(views: Iterable[View]) -> str:
     parts: list[str] = []
     for view in views:
         parts.append(f"## {md_text(view.heading)}")
-        parts.append(md_fence(view.message, "text"))
+        if view.message.strip():
+            parts.append(md_fence(view.message, "text"))
         if view.facts:
             parts.append("\n".join(f"- **{md_text(k)}**: {md_text(v)}" for k, v in view.facts))
         for section in view.sections:
@@ -105,7 +106,9 @@ def _code_fence(brief: Brief) -> str:
 
 def brief_markdown(brief: Brief, number: str = "") -> list[str]:
     """One error as the default view has it: a few labelled paragraphs, the example as a diff."""
-    parts = [f"## {md_text(number + brief.heading)}", md_fence(brief.message, "text")]
+    parts = [f"## {md_text(number + brief.heading)}"]
+    if brief.message.strip():  # `AssertionError` alone has no message to show
+        parts.append(md_fence(brief.message, "text"))
     said = []
     if brief.explanations:
         said.append(f"**Matched:** {md_text(brief.explanations[0].matched)}")

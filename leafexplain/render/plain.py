@@ -74,7 +74,8 @@ def render_plain(views: Iterable[View], width: int) -> str:
         rule = "=" * min(width, 100)
         out.append(rule)
         out.append(view.heading)
-        out.extend(INDENT + line for line in view.message.split("\n"))
+        if view.message.strip():
+            out.extend(INDENT + line for line in view.message.split("\n"))
         label_width = max((len(k) for k, _ in view.facts), default=0) + 1
         out.extend(f"{INDENT}{(key + ':').ljust(label_width)} {value}" for key, value in view.facts)
         for section in view.sections:
@@ -88,7 +89,8 @@ def render_plain(views: Iterable[View], width: int) -> str:
 def render_cards(report: Report, style: Style, width: int) -> str:
     """The default view: each error on one screen, then a line counting them when there are several."""
     out: list[str] = []
-    for lines in report_cards(briefs(report, verbose=style.verbose, show_all=style.show_all), width):
+    found = briefs(report, verbose=style.verbose, show_all=style.show_all)
+    for lines in report_cards(found, width, full_hint=style.full_hint):
         if out:
             out.append("")
         out.extend("".join(segment.text for segment in line).rstrip() for line in lines)

@@ -78,7 +78,7 @@ class ViewRenderable:
             facts.add_row(f"{key}:", Text(value))
         border = "green" if view.explained else "red"
         yield Panel(
-            Group(message, facts),
+            Group(message, facts) if view.message.strip() else facts,
             title=Text(view.heading, style=Style(bold=True)),
             title_align="left",
             border_style=border,
@@ -136,7 +136,7 @@ def print_cards(console: Console, report: Report, style: Options, hyperlinks: bo
     """The default view: each error on one screen, rows laid out by render/screen.py (the terminal wraps a
     long URL; nothing else is wider than the screen)."""
     found = briefs(report, verbose=style.verbose, show_all=style.show_all)
-    for n, lines in enumerate(report_cards(found, console.width, hyperlinks=hyperlinks)):
+    for n, lines in enumerate(report_cards(found, console.width, hyperlinks=hyperlinks, full_hint=style.full_hint)):
         if n:
             console.print()
         for line in lines:

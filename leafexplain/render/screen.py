@@ -148,6 +148,8 @@ def _text_rows(label: str, text: str, width: int, max_rows: int | None, role: st
 
 def _message(brief: Brief, width: int) -> list[Line]:
     """The message under the heading, the matched part marked, at most MESSAGE_ROWS rows."""
+    if not brief.message.strip():  # `AssertionError` alone: no empty row under the heading
+        return []
     out: list[Line] = []
     offset = 0
     span = brief.span or (0, 0)
@@ -231,7 +233,7 @@ def example_choice(example: tuple[ExampleLine, ...], count: int) -> list[Example
     return [line for n, line in enumerate(example) if n in chosen]
 
 
-def _example(explanation: Explanation, count: int, width: int) -> list[Line]:
+def _example(explanation: Explanation, count: int, width: int, seen_with: str = "with --full") -> list[Line]:
     """`count` lines of the example's before/after, each run of lines beside its label."""
     lines = example_choice(explanation.example, count)
     out: list[Line] = []
@@ -243,7 +245,7 @@ def _example(explanation: Explanation, count: int, width: int) -> list[Line]:
         previous = line.mark
     hidden = len(explanation.example) - len(lines)
     if hidden > 0:
-        out.append((Segment(" " * GUTTER), Segment(f"{CUT} {hidden} more lines with --full", "dim")))
+        out.append((Segment(" " * GUTTER), Segment(f"{CUT} {hidden} more lines {seen_with}", "dim")))
     return out
 
 
@@ -262,7 +264,7 @@ def _source(explanation: Explanation, width: int, hyperlinks: bool) -> list[Line
     return out
 
 
-def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = "") -> list[Line]:
+def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = "", full_hint: bool = True) -> list[Line]:
     """One error in at most SCREEN_ROWS rows at `width` columns (when its required parts fit at all)."""
     heading: list[Line] = [(Segment(number + brief.heading, "heading" if brief.explanations else "unknown"),)]
     top = heading + _message(brief, width)
@@ -285,7 +287,8 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
     others = [row for text in brief.others for row in _text_rows("also", text, width, MATCHED_ROWS)]
     # The wrapper around the error explained above: its record in one line.
     later = [row for e in brief.explanations[1:] for row in _text_rows("wrapper", e.matched, width, MATCHED_ROWS)]
-    more = _text_rows("more", f"{first.more} · or add --full", width, 2)
+    more = _text_rows("more", f"{first.more} · or add --full" if full_hint else first.more, width, 2)
+    seen_with = "with --full" if full_hint else "with the show command"
     required = top + your_line + why + (fixes[0] if fixes else []) + source + others + later + more
     left = SCREEN_ROWS - total_rows(required, width)
 
@@ -300,7 +303,7 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
     def grow_example(example: list[Line], count: int, up_to: int) -> tuple[list[Line], int]:
         nonlocal left
         while example and count < min(up_to, len(first.example)):
-            longer = _example(first, count + 1, width)
+            longer = _example(first, count + 1, width, seen_with)
             left += total_rows(example, width)
             if not fits(longer):
                 left -= total_rows(example, width)
@@ -310,7 +313,7 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
 
     extra_fixes = [f for f in fixes[1:2] if fits(f)]
     example_count = min(len(first.example), MIN_EXAMPLE_LINES if len(first.example) > MIN_EXAMPLE_LINES + 1 else 3)
-    example = _example(first, example_count, width) if first.example else []
+    example = _example(first, example_count, width, seen_with) if first.example else []
     if example and not fits(example):
         example = []
     code = your_line
@@ -324,10 +327,12 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
     return top + code + why + shown_fixes + example + source + others + later + more
 
 
-def report_cards(briefs: list[Brief], width: int, *, hyperlinks: bool = False) -> list[list[Line]]:
+def report_cards(
+    briefs: list[Brief], width: int, *, hyperlinks: bool = False, full_hint: bool = True
+) -> list[list[Line]]:
     """Each error's card, numbered when there are several."""
     total = len(briefs)
     return [
-        card(b, width, hyperlinks=hyperlinks, number=f"[{n}/{total}] " if total > 1 else "")
+        card(b, width, hyperlinks=hyperlinks, number=f"[{n}/{total}] " if total > 1 else "", full_hint=full_hint)
         for n, b in enumerate(briefs, start=1)
     ]

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from leafexplain.models import Finding
 from leafexplain.render.document import safe
+from leafexplain.render.words import match_words
 
 SOLUTIONS_SHOWN = 3
 MEANING_SENTENCES = 2
@@ -45,7 +46,8 @@ def summary_text(findings: Iterable[Finding], width: int = 100) -> str:
         seen.add(best.record.id)
         record, event = best.record, finding.event
         what = f"{event.error_type}: {event.message}" if event.error_type else event.message
-        lines = [safe(what.strip().split("\n", 1)[0], 300), f"matched {record.repo} · {record.slug}"]
+        # The match in words, as the default view says it: the slug carries the record's example values.
+        lines = [safe(what.strip().split("\n", 1)[0], 300), f"matched {match_words(best)}"]
         if record.documentation:
             meaning = safe(first_sentences(record.documentation, MEANING_SENTENCES))
             lines += ["", "What it means", *wrapped(meaning, "  ", "  ")]

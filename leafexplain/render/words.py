@@ -35,7 +35,10 @@ def headline(record: Record) -> str:
 
 
 def record_title(record: Record, limit: int = TITLE_CHARS) -> str:
-    """A record named by its message, shortened: `"index out of bounds: the len is 3…"`."""
+    """A record named by its message, shortened: `"index out of bounds: the len is 3…"`; a record for an
+    exception class as such by its class (`for KeyError`), since its message is only an example value."""
+    if record.errorClass and compile_pattern(record.messagePattern).literal_chars == 0:
+        return f"for {shorten(one_line(record.errorClass), limit)}"
     return f'"{shorten(headline(record), limit)}"'
 
 
