@@ -184,7 +184,7 @@ def records(leafexplain: str, files: dict[str, Path], python_pass: list[str], en
         build = time.perf_counter() - t0
         r = compare(cmd, python_pass, env, runs)
         ratio = r["ours"] / r["base"]
-        label = labels.get(key, f"{int(key):,} records")
+        label = labels[key] if key in labels else f"{int(key):,} records"
         limit = targets.get(key)
         row(
             f"{label}: explain once indexed",
