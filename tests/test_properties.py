@@ -21,7 +21,7 @@ from leafexplain.intake.stream import windows
 from leafexplain.match import Matcher
 from leafexplain.models import Candidate, ErrorEvent, Finding, Frame, Record
 from leafexplain.records import load_paths
-from leafexplain.records.patterns import compile_pattern, split_pattern, wildcard_regex
+from leafexplain.records.patterns import compile_pattern, split_pattern, verbatim_fragments, wildcard_regex
 from leafexplain.render.console import make_console
 from leafexplain.render.document import event_view, record_view
 from leafexplain.render.json_out import dumps, explain_document, record_dict
@@ -174,6 +174,15 @@ def test_the_linear_matcher_agrees_with_the_wildcard_regex(pattern: str, message
     )
     if not loose:
         assert hit.span() == reference.span()
+
+
+@examples(600)
+@given(patterns(), MESSAGE)
+def test_a_pattern_found_in_a_message_has_its_verbatim_stretches_there(pattern: str, message: str) -> None:
+    """The matcher skips a wording whose verbatim stretches are not all in the message, without compiling
+    it: that must never skip a wording that would be found."""
+    if compile_pattern(pattern).search(message) is not None:
+        assert all(fragment in message for fragment in verbatim_fragments(pattern))
 
 
 @examples(200)
