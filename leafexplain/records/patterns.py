@@ -222,12 +222,13 @@ def verbatim_fragments(pattern: str) -> tuple[str, ...]:
     (any quote stands for any other): what lies between them is verbatim. Checking these with `in`
     turns most records away before their regexes are compiled, which costs far more than the check.
     """
-    return tuple(
-        fragment
-        for part in split_pattern(pattern)
-        if part is not None
-        for fragment in part.translate(_NOT_VERBATIM).split()
-    )
+    # Each placeholder becomes a space (it separates stretches), each escape its character: split_pattern's
+    # pieces, in one substitution.
+    return tuple(_TOKEN.sub(_literal_or_space, pattern).translate(_NOT_VERBATIM).split())
+
+
+def _literal_or_space(token: re.Match[str]) -> str:
+    return _ESCAPES.get(token.group(), " ")
 
 
 def wildcard_regex(pattern: str) -> re.Pattern[str]:
