@@ -22,6 +22,7 @@ LAYERS = [
         "leafexplain.version",
         "leafexplain.exitcodes",
         "leafexplain.named",
+        "leafexplain.regex",
         "leafexplain.models",
         "leafexplain.env",
         "leafexplain.text",

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from leafexplain.env import cache_dir
 from leafexplain.locate.files import language_of
 from leafexplain.models import CachedSnippet, Record, SourcePlace
 from leafexplain.named import NamedTuple
+from leafexplain.regex import lazy_regex
 from leafexplain.safeio import read_regular
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
@@ -34,9 +34,9 @@ if TYPE_CHECKING:
 CACHE_FORMAT = 1
 MAX_ENTRY_BYTES = 1 << 20  # an entry holds a few windows of a dozen lines: anything bigger is not ours
 MAX_WINDOWS = 100  # per file: a file with more raising lines than this keeps those nearest its top
-_COMMIT = re.compile(r"[0-9a-f]{7,40}")
-_REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
-_BLOB_COMMIT = re.compile(r"/blob/([0-9a-fA-F]{7,40})/")
+_COMMIT = lazy_regex(r"[0-9a-f]{7,40}")
+_REPO = lazy_regex(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+_BLOB_COMMIT = lazy_regex(r"/blob/([0-9a-fA-F]{7,40})/")
 
 
 def sources_dir(environ: Mapping[str, str]) -> Path:

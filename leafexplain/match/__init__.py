@@ -15,7 +15,6 @@ cross languages (a PyTorch error inside a Rust panic from tch).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from leafexplain.extract.common import short_class
@@ -31,6 +30,7 @@ from leafexplain.records.patterns import (
     message_words,
     verbatim_fragments,
 )
+from leafexplain.regex import lazy_regex
 
 # At or above this a candidate explains the event. tests/test_match.py and the corpus of real
 # pastes (tests/test_pastes.py) hold the cases on both sides of this line.
@@ -251,7 +251,7 @@ class Matcher:
 # Before an error's wording in a sentence: what quotes it, sets it in bold or code, or opens brackets.
 _QUOTING = "*_`'\"“‘«(["
 _QUOTES = "`'\"‘’“”«»"
-_WORD = re.compile(r"[^\W\d_]{2,}")
+_WORD = lazy_regex(r"[^\W\d_]{2,}")
 
 
 def _stands_as_error(hit: _Hit, message: str) -> bool:

@@ -17,13 +17,13 @@ Everything here is linear in the message (the alignment is rapidfuzz's, in C) an
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import pairwise
 
 from leafexplain.named import NamedTuple
 from leafexplain.records.patterns import STOPWORDS, split_pattern
+from leafexplain.regex import lazy_regex
 
 HEAD_SHARE = 0.4  # of the score: the head clause; the rest is the whole wording
 MIN_WORDS = 3  # a wording of fewer content words would match too much by chance
@@ -42,8 +42,8 @@ EXTRA_WORD_COST = 0.03  # each unexplained word inside the matched stretch, beyo
 MAX_EXTRA_COST = 0.3
 CEILING = 99.0  # only a wording found in the message is exact
 
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_CLAUSE_END = re.compile(r"[.:;!?(\n]|, but ")
+_WORD = lazy_regex(r"[A-Za-z0-9]+")
+_CLAUSE_END = lazy_regex(r"[.:;!?(\n]|, but ")
 
 
 class WordingWords(NamedTuple):

@@ -15,12 +15,13 @@ import re
 from functools import lru_cache
 
 from leafexplain.named import NamedTuple
+from leafexplain.regex import lazy_regex
 
 # Placeholders from the languages whose messages we explain: Rust/Python format braces
 # ({}, {:?}, {0}, {name}, {name:?}), printf directives (%s, %d, %.200s, %zd, CPython's %U),
 # and the escapes for literal braces and percent signs. The space flag is left out on
 # purpose so that literal text such as "50% done" is not read as a directive.
-_TOKEN = re.compile(
+_TOKEN = lazy_regex(
     r"\{\{|\}\}|%%"
     r"|\{[^{}\s]{0,40}\}"
     r"|%[-+#0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|L)?[sdiuxXfFeEgGcrpaAUSRVo]"
@@ -29,8 +30,8 @@ _ESCAPES = {"{{": "{", "}}": "}", "%%": "%"}
 
 QUOTES = "'\u2018\u2019`\"\u201c\u201d"
 _QUOTE_CLASS = "[" + re.escape(QUOTES) + "]"
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_SPACE = re.compile(r"\s+")
+_WORD = lazy_regex(r"[A-Za-z0-9]+")
+_SPACE = lazy_regex(r"\s+")
 
 # Messages longer than this are cut before the search: the part of a message that identifies
 # an error is near its start (the search is linear anyway; this keeps its constant small).
