@@ -74,8 +74,8 @@ def wording_words(pattern: str) -> WordingWords:
             continue
         pos = 0
         for clause_end in [*(m.start() for m in _CLAUSE_END.finditer(part)), len(part)]:
-            for m in _WORD.finditer(part, pos, clause_end):
-                word = m.group().lower()
+            for found in _WORD.findall(part, pos, clause_end):  # findall: no Match object per word
+                word = found.lower()
                 if content(word):
                     words.append(word)
                     holes.append(pending)
