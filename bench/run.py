@@ -1,20 +1,27 @@
 #!/usr/bin/env python3
-"""Benchmark leafexplain against baselines measured side by side: start-up, 100,000 records, big logs.
+"""Benchmark leafexplain in a clean install, against the floor that install has: `python -c pass` in it.
 
-Usage: python bench/run.py [--quick] [--keep]
+Usage: python bench/run.py [--quick] [--keep] [--here] [--source CHECKOUT]
 
-Generates its data under bench/data/ (git-ignored), runs every measurement of the performance
-targets and prints one table. Times are medians of repeated runs, each interleaved with its
-baseline so that both see the same machine load; ratios, not absolute times, are the targets.
+By default it builds a fresh virtual environment under bench/data/ holding only leafexplain and
+its runtime dependencies (`python -m venv`, then `pip install` of this checkout, no test extra)
+and measures there: what `pip install` into a new venv gives a user. `--here` measures the
+install of the interpreter running it instead, when that is a virtual environment holding nothing
+else. Either way the interpreter measured must start as fast as a bare one (`python -I -S -c pass`
+of its base installation, within INFLATION_LIMIT): an environment whose start-up is slowed by
+unrelated packages flatters every ratio, and is refused.
+
+Every figure is the median of repeated runs, each interleaved with its baseline (the venv's
+`python -c pass`, or grep for logs) so that both see the same machine load; the targets are ratios.
 Peak memory is the child's maximum resident set size (getrusage).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import importlib.metadata
 import os
-import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -22,119 +29,17 @@ import sys
 import time
 from pathlib import Path
 
+import generate
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
-PYTHON = sys.executable
-LEAFEXPLAIN = str(Path(PYTHON).parent / "leafexplain")
-CORPUS = ROOT / "tests" / "corpus" / "outputs"
-RUNS = 7
-RECORD_SIZES = (100, 1_000, 10_000, 100_000)
+PANIC = str(generate.CORPUS / "rust" / "cargo-run-leaf.txt")
+RUNS = 9
 LOG_SIZES_MB = (1, 10, 100)
-PANICS_IN_BIG_LOG = 200
-
-# --- data -----------------------------------------------------------------------------------
-
-NOUNS = [
-    "tensor",
-    "buffer",
-    "shape",
-    "kernel",
-    "device",
-    "stream",
-    "handle",
-    "graph",
-    "node",
-    "module",
-    "record",
-    "checkpoint",
-    "optimizer",
-    "batch",
-    "layer",
-]
-VERBS = [
-    "allocate",
-    "resize",
-    "broadcast",
-    "reshape",
-    "launch",
-    "bind",
-    "register",
-    "flush",
-    "load",
-    "save",
-    "encode",
-    "decode",
-    "merge",
-    "split",
-]
-ADJ = ["invalid", "missing", "stale", "detached", "unaligned", "oversized", "negative", "empty", "duplicate", "foreign"]
-
-
-def make_record(n: int, rng: random.Random) -> dict:
-    noun, verb, adj = rng.choice(NOUNS), rng.choice(VERBS), rng.choice(ADJ)
-    component = f"{rng.choice(NOUNS)}_{n:06d}"
-    pattern = f"Cannot {verb} {adj} {noun} in {component}: expected {{}} but found {{}} (code {n})"
-    message = pattern.replace("{}", str(rng.randint(1, 99)), 1).replace("{}", str(rng.randint(100, 999)), 1)
-    prose = " ".join(rng.choice(NOUNS + VERBS + ADJ) for _ in range(60))
-    record = {
-        "id": f"{n:016x}", "repo": f"bench/{rng.choice(NOUNS)}-lib", "slug": f"bench-{n}",
-        "errorCode": None, "errorMessage": message, "messagePattern": pattern,
-        "errorType": "panic", "errorClass": None, "httpStatus": None, "severity": "error",
-        "filePath": f"crates/{component}/src/lib.rs", "lineNumber": 42, "sourceCode": "",
-        "sourceCodeStart": 27, "sourceCodeEnd": 62,
-        "githubUrl": f"https://github.com/bench/lib/blob/{'a' * 40}/crates/{component}/src/lib.rs#L27-L62",
-        "documentation": prose, "triggerScenarios": prose, "commonSituations": prose,
-        "solutions": [prose[:120], prose[120:240]], "exampleFix": "// before\nx\n// after\nfn main() {}",
-        "handlingStrategy": "validation", "validationCode": prose[:200], "typeGuard": prose[:200],
-        "tryCatchPattern": prose[:200], "preventionTips": [prose[:100]], "tags": ["rust", noun, verb],
-        "backgroundTag": noun, "analyzedSha": "a" * 40, "analyzedAt": "2026-11-30T00:00:00.000Z",
-        "contentChangedAt": "2026-11-30T00:00:00.000Z", "schemaVersion": 2,
-    }  # fmt: skip
-    return {"record": record, "datasetVersion": "2026-11-30T00:00:00.000Z"}
-
-
-def make_records() -> dict[int, Path]:
-    rng = random.Random(7)
-    lines = [json.dumps(make_record(n, rng)) + "\n" for n in range(max(RECORD_SIZES))]
-    paths = {}
-    for size in RECORD_SIZES:
-        path = DATA / f"records-{size}.jsonl"
-        if not path.exists():
-            path.write_text("".join(lines[:size]))
-        paths[size] = path
-    return paths
-
-
-def make_log(megabytes: int) -> Path:
-    """Noise from a long test run with 200 real panics and tracebacks spread through it."""
-    path = DATA / f"log-{megabytes}mb.txt"
-    if path.exists():
-        return path
-    rng = random.Random(megabytes)
-    errors = [
-        (CORPUS / "rust" / "cargo-run-leaf.txt").read_text(),
-        (CORPUS / "rust" / "cargo-test-three.txt").read_text(),
-        (CORPUS / "python" / "json-decode.txt").read_text(),
-        (CORPUS / "rust" / "cargo-run-unwrap.txt").read_text(),
-    ]
-    target = megabytes * 1_000_000
-    every = target // PANICS_IN_BIG_LOG
-    written, next_error = 0, every // 2
-    with path.open("w") as out:
-        while written < target:
-            block = "".join(
-                f"test suite::case_{rng.randint(0, 10**6)} ... ok ({rng.random():.3f}s) loss={rng.random():.5f}\n"
-                for _ in range(200)
-            )
-            if written >= next_error:
-                block += rng.choice(errors)
-                next_error += every
-            out.write(block)
-            written += len(block)
-    return path
-
-
-# --- measuring ------------------------------------------------------------------------------
+# `python -c pass` of the measured environment against a bare start of the same Python (`-I -S`):
+# a fresh venv costs the site module and a .pth file or two; a shared environment costs far more.
+INFLATION_LIMIT = 1.6
+ROWS: list[tuple[str, ...]] = []
 
 
 def run_once(cmd: list[str], env: dict[str, str], stdin: Path | None = None) -> tuple[float, int, int]:
@@ -152,7 +57,11 @@ def run_once(cmd: list[str], env: dict[str, str], stdin: Path | None = None) -> 
         "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)\n"
     )
     done = subprocess.run(
-        [PYTHON, "-c", wrapper, str(stdin or ""), *cmd], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-I", "-S", "-c", wrapper, str(stdin or ""), *cmd],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     seconds, rss_kb, code = done.stdout.split()
     return float(seconds), int(rss_kb) // 1024, int(code)
@@ -160,29 +69,182 @@ def run_once(cmd: list[str], env: dict[str, str], stdin: Path | None = None) -> 
 
 def compare(cmd: list[str], baseline: list[str], env: dict[str, str], runs: int, stdin: Path | None = None) -> dict:
     """Median times of the command and its baseline, interleaved run by run."""
-    ours, base, peak = [], [], 0
+    ours, base, peak, code = [], [], 0, 0
     for _ in range(runs):
         b = run_once(baseline, env, stdin)
         o = run_once(cmd, env, stdin)
         base.append(b[0])
         ours.append(o[0])
-        peak = max(peak, o[1])
-    return {"ours": statistics.median(ours), "base": statistics.median(base), "peak_mb": peak, "exit": o[2]}
+        peak, code = max(peak, o[1]), o[2]
+    return {"ours": statistics.median(ours), "base": statistics.median(base), "peak_mb": peak, "exit": code}
 
 
-ROWS: list[tuple[str, str, str, str, str]] = []
-
-
-def row(name: str, figure: str, ratio: str, target: str, ok: bool | None) -> None:
+def row(name: str, figure: str, ratio: str = "", target: str = "", ok: bool | None = None) -> None:
     verdict = "" if ok is None else ("met" if ok else "MISSED")
     ROWS.append((name, figure, ratio, target, verdict))
     print(f"  {name}: {figure} {ratio} {verdict}", file=sys.stderr, flush=True)
 
 
+# --- the environment measured -----------------------------------------------------------------
+
+
+def fresh_venv(source: Path) -> Path:
+    """A new virtual environment with `source` and its runtime dependencies installed, nothing else."""
+    venv = DATA / "venv"
+    shutil.rmtree(venv, ignore_errors=True)
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    pip = subprocess.run([str(python), "-m", "pip", "install", "-q", str(source)], capture_output=True, text=True)
+    if pip.returncode:
+        sys.exit(f"pip install {source} failed:\n{pip.stdout}{pip.stderr}")
+    return python
+
+
+def running_venv() -> Path:
+    """The interpreter running this, when it is a virtual environment holding leafexplain and its
+    dependencies only; else exits saying why."""
+    if sys.prefix == sys.base_prefix:
+        sys.exit("--here needs a virtual environment: this Python is not one")
+    wanted = _closure("leafexplain") | {"pip", "setuptools", "wheel"}
+    installed = {_name(d.metadata["Name"]) for d in importlib.metadata.distributions()}
+    if not installed >= {"leafexplain"}:
+        sys.exit("--here: leafexplain is not installed in this virtual environment")
+    if installed - wanted:
+        others = ", ".join(sorted(installed - wanted))
+        sys.exit(f"--here: this virtual environment holds packages leafexplain does not need ({others}); "
+                 "their start-up cost would flatter every ratio: run without --here for a fresh one")  # fmt: skip
+    return Path(sys.executable)
+
+
+def _name(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _closure(name: str) -> set[str]:
+    """A distribution and everything it requires (extras left out), by normalised name."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        current = _name(todo.pop())
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            requires = importlib.metadata.requires(current) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        todo += [re.split(r"[ ;<>=!~\[(]", r, maxsplit=1)[0] for r in requires if "extra ==" not in r]
+    return seen
+
+
+def check_floor(python: Path, env: dict[str, str], runs: int) -> float:
+    """`python -c pass` of the measured environment, after checking it is not inflated."""
+    bare = [getattr(sys, "_base_executable", sys.executable), "-I", "-S", "-c", "pass"]
+    r = compare([str(python), "-c", "pass"], bare, env, runs)
+    ratio = r["ours"] / r["base"]
+    mine = compare([sys.executable, "-c", "pass"], [str(python), "-c", "pass"], env, runs)
+    print(
+        f"python -c pass: {r['ours'] * 1000:.1f} ms in the measured environment ({python.parent.parent}), "
+        f"{r['base'] * 1000:.1f} ms bare (-I -S), {mine['ours'] * 1000:.1f} ms in the interpreter running this",
+        file=sys.stderr,
+    )
+    if ratio > INFLATION_LIMIT:
+        sys.exit(
+            f"refused: `python -c pass` takes {ratio:.1f}x a bare start here (limit {INFLATION_LIMIT}x); "
+            "unrelated packages slow every start and would flatter every ratio"
+        )
+    return r["ours"]
+
+
+# --- the measurements ---------------------------------------------------------------------------
+
+
+def startup(leafexplain: str, python_pass: list[str], env: dict[str, str], runs: int) -> None:
+    run_once([leafexplain, "--format", "json", "--file", PANIC], env)  # builds the bundled index
+    for name, cmd, limit in (
+        ("--version", [leafexplain, "--version"], 2.5),
+        ("--help", [leafexplain, "--help"], 2.5),
+        ("explain, bundled records, --format json", [leafexplain, "--format", "json", "--file", PANIC], 3.0),
+        ("explain, bundled records, rich --color always", [leafexplain, "--color", "always", "--file", PANIC], 6.0),
+    ):
+        r = compare(cmd, python_pass, env, runs)
+        ratio = r["ours"] / r["base"]
+        figure = f"{r['ours'] * 1000:.0f} ms (python -c pass {r['base'] * 1000:.1f} ms)"
+        row(name, figure, f"{ratio:.2f}x", f"<= {limit}x", ratio <= limit)
+
+
+def records(leafexplain: str, files: dict[str, Path], python_pass: list[str], env: dict[str, str], runs: int) -> None:
+    targets = {"100000": None, "realistic": 5.0, "worst": 10.0}
+    labels = {"realistic": "100,000 records, realistic wording", "worst": "100,000 records, shared vocabulary"}
+    for key, path in files.items():
+        cmd = [leafexplain, "--format", "json", "--records", str(path), "--file", PANIC]
+        t0 = time.perf_counter()
+        first = run_once(cmd, env)
+        build = time.perf_counter() - t0
+        r = compare(cmd, python_pass, env, runs)
+        ratio = r["ours"] / r["base"]
+        label = labels[key] if key in labels else f"{int(key):,} records"
+        limit = targets.get(key)
+        row(
+            f"{label}: explain once indexed",
+            f"{r['ours'] * 1000:.0f} ms, peak {r['peak_mb']} MB",
+            f"{ratio:.2f}x",
+            f"<= {limit}x" if limit else "",
+            ratio <= limit if limit else None,
+        )
+        big = key in targets
+        row(
+            f"{label}: first run, building the index",
+            f"{build:.1f} s, peak {first[1]} MB",
+            "",
+            "<= 60 s, <= 150 MB" if big else "",
+            (build <= 60 and first[1] <= 150) if big else None,
+        )
+
+
+def logs(leafexplain: str, sizes: tuple[int, ...], env: dict[str, str], runs: int) -> None:
+    for mb in sizes:
+        path = generate.make_log(DATA, mb)
+        grep = ["grep", "-cE", "panicked at|Traceback"]
+        r = compare([leafexplain, "--format", "json"], grep, env, max(3, runs // 2), stdin=path)
+        ratio = r["ours"] / r["base"]
+        target = mb == 100
+        row(
+            f"{mb} MB log, piped (200 real errors)",
+            f"{r['ours']:.2f} s (grep {r['base']:.2f} s), peak {r['peak_mb']} MB",
+            f"{ratio:.1f}x",
+            "<= 5x grep, <= 200 MB" if target else "",
+            (ratio <= 5 and r["peak_mb"] <= 200) if target else None,
+        )
+
+
+def peers(python: Path, python_pass: list[str], env: dict[str, str], runs: int) -> None:
+    """Tools that explain errors too, measured the same way, where they are installed."""
+    found = []
+    if shutil.which("rustc"):
+        found.append(("peer: rustc --explain E0308", ["rustc", "--explain", "E0308"]))
+    rich_hook = "import rich.traceback; rich.traceback.install(); 1/0"  # rich is one of our dependencies
+    found.append(("peer: rich's traceback hook, one exception", [str(python), "-c", rich_hook]))
+    for name, cmd in (("tldr", ["tldr", "tar"]), ("thefuck", ["thefuck", "--version"])):
+        if shutil.which(name):
+            found.append((f"peer: {' '.join(cmd)}", cmd))
+    for name, cmd in found:
+        r = compare(cmd, python_pass, env, runs)
+        row(
+            name,
+            f"{r['ours'] * 1000:.0f} ms (python -c pass {r['base'] * 1000:.1f} ms)",
+            f"{r['ours'] / r['base']:.2f}x",
+        )
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description="leafexplain benchmark")
+    parser = argparse.ArgumentParser(description="leafexplain benchmark, in a clean install")
     parser.add_argument("--quick", action="store_true", help="3 runs each and no 100 MB log")
-    parser.add_argument("--keep", action="store_true", help="keep bench/data for the next run")
+    parser.add_argument("--keep", action="store_true", help="keep bench/data (records, logs, the venv)")
+    parser.add_argument("--here", action="store_true", help="measure this virtual environment's install")
+    parser.add_argument("--source", type=Path, default=ROOT, help="the checkout to install (default: this one)")
+    parser.add_argument("--only", choices=("startup", "records", "logs", "peers"), action="append")
     args = parser.parse_args()
     runs = 3 if args.quick else RUNS
     started = time.time()
@@ -190,80 +252,38 @@ def main() -> None:
     cache = DATA / "cache"
     shutil.rmtree(cache, ignore_errors=True)
     env = {**os.environ, "XDG_CACHE_HOME": str(cache), "XDG_DATA_HOME": str(DATA / "nodata")}
-    env.pop("NO_COLOR", None)
-    python_pass = [PYTHON, "-c", "pass"]
-    panic = str(CORPUS / "rust" / "cargo-run-leaf.txt")
-    print("generating data ...", file=sys.stderr, flush=True)
-    record_files = make_records()
-    log_sizes = LOG_SIZES_MB[:-1] if args.quick else LOG_SIZES_MB
-    logs = {mb: make_log(mb) for mb in log_sizes}
+    for name in ("NO_COLOR", "PYTHONPATH", "PYTHONSTARTUP", "VIRTUAL_ENV", "PYTHONDONTWRITEBYTECODE"):
+        env.pop(name, None)
+    print("the environment measured ...", file=sys.stderr, flush=True)
+    python = running_venv() if args.here else fresh_venv(args.source.resolve())
+    where = (
+        f"run from the virtual environment {sys.prefix}" if args.here else "a fresh venv (pip install of the checkout)"
+    )
+    floor = check_floor(python, env, runs)
+    leafexplain = str(python.parent / "leafexplain")
+    python_pass = [str(python), "-c", "pass"]
+    parts = set(args.only or ("startup", "records", "logs", "peers"))
+    if "startup" in parts:
+        print("start-up ...", file=sys.stderr, flush=True)
+        startup(leafexplain, python_pass, env, runs)
+    if "records" in parts:
+        print("records ...", file=sys.stderr, flush=True)
+        records(leafexplain, generate.make_records(DATA), python_pass, env, runs)
+    if "logs" in parts:
+        print("logs ...", file=sys.stderr, flush=True)
+        logs(leafexplain, LOG_SIZES_MB[:-1] if args.quick else LOG_SIZES_MB, env, runs)
+    if "peers" in parts:
+        print("peers ...", file=sys.stderr, flush=True)
+        peers(python, python_pass, env, runs)
 
-    print("start-up ...", file=sys.stderr, flush=True)
-    run_once([LEAFEXPLAIN, "--format", "json", "--file", panic], env)  # builds the bundled index
-    for name, cmd, limit in (
-        ("--version", [LEAFEXPLAIN, "--version"], 2.5),
-        ("--help", [LEAFEXPLAIN, "--help"], 2.5),
-        ("explain, bundled records, --format json", [LEAFEXPLAIN, "--format", "json", "--file", panic], 3.0),
-        ("explain, bundled records, rich --color always", [LEAFEXPLAIN, "--color", "always", "--file", panic], 5.0),
-    ):
-        r = compare(cmd, python_pass, env, runs)
-        ratio = r["ours"] / r["base"]
-        row(
-            name,
-            f"{r['ours'] * 1000:.0f} ms (python -c pass {r['base'] * 1000:.0f} ms)",
-            f"{ratio:.2f}x",
-            f"<= {limit}x",
-            ratio <= limit,
-        )
-
-    print("records ...", file=sys.stderr, flush=True)
-    growth = []
-    for size, path in record_files.items():
-        cmd = [LEAFEXPLAIN, "--format", "json", "--records", str(path), "--file", panic]
-        t0 = time.perf_counter()
-        first = run_once(cmd, env)
-        build = time.perf_counter() - t0
-        r = compare(cmd, python_pass, env, runs)
-        growth.append((size, build, r["ours"], r["base"], r["peak_mb"], first[1]))
-    for size, build, ours, base, peak, build_peak in growth:
-        label = f"{size:,} records"
-        row(
-            f"{label}: explain once indexed",
-            f"{ours * 1000:.0f} ms, peak {peak} MB",
-            f"{ours / base:.2f}x",
-            "<= 10x, <= 250 MB" if size == 100_000 else "",
-            (ours / base <= 10 and peak <= 250) if size == 100_000 else None,
-        )
-        row(
-            f"{label}: first run, building the index",
-            f"{build:.1f} s, peak {build_peak} MB",
-            "",
-            "<= 60 s" if size == 100_000 else "",
-            build <= 60 if size == 100_000 else None,
-        )
-
-    print("logs ...", file=sys.stderr, flush=True)
-    for mb, path in logs.items():
-        cmd = [LEAFEXPLAIN, "--format", "json"]
-        grep = ["grep", "-cE", "panicked at|Traceback"]
-        r = compare(cmd, grep, env, max(3, runs // 2), stdin=path)
-        ratio = r["ours"] / r["base"]
-        is_target = mb == 100
-        row(
-            f"{mb} MB log, piped (200 panics in the 100 MB one)",
-            f"{r['ours']:.2f} s (grep {r['base']:.2f} s), peak {r['peak_mb']} MB",
-            f"{ratio:.1f}x",
-            "<= 5x, <= 200 MB" if is_target else "",
-            (ratio <= 5 and r["peak_mb"] <= 200) if is_target else None,
-        )
-
-    header = ("measurement", "figure", "ratio", "target", "")
+    header = ("measurement", "figure", "ratio", "target", "result")
     width = [max(len(r[i]) for r in [*ROWS, header]) for i in range(5)]
     print()
     for r in [header, tuple("-" * w for w in width), *ROWS]:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(r, width, strict=True)) + " |")
     print(
-        f"\n{len(ROWS)} rows in {time.time() - started:.0f} s; python {sys.version.split()[0]}, {os.cpu_count()} cores"
+        f"\n{len(ROWS)} rows in {time.time() - started:.0f} s; {where}; python {sys.version.split()[0]}, "
+        f"{os.cpu_count()} cores; `python -c pass` there {floor * 1000:.1f} ms; medians of {runs} runs"
     )
     if not args.keep:
         shutil.rmtree(DATA, ignore_errors=True)

@@ -18,9 +18,14 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, TextIO
 
-ColorChoice = Literal["auto", "always", "never"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Literal, TextIO
+
+    ColorChoice = Literal["auto", "always", "never"]
+else:
+    ColorChoice = str  # at run time, what the choice is
 DEFAULT_PIPE_WIDTH = 100
 MIN_WIDTH, MAX_WIDTH = 20, 1000  # what --width accepts: COLUMNS and a terminal's width are held to it too
 # Terminals that show OSC 8 hyperlinks, by $TERM and by $TERM_PROGRAM.

@@ -7,10 +7,10 @@ repositories the frames show, and `locate/` where a record's file lies on this m
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from leafexplain.models import ErrorEvent, Frame, Record
+from leafexplain.regex import lazy_regex
 
 RUST_REPO = "rust-lang/rust"
 CPYTHON_REPO = "python/cpython"
@@ -39,20 +39,20 @@ def library_name(repo: str) -> str:
 
 # burn's own crates count as a library wherever they sit (a registry, a git checkout, a
 # vendored copy): the user's frame is the code that called into burn.
-_RUST_LIBRARY = re.compile(
+_RUST_LIBRARY = lazy_regex(
     r"(^|/)rustc/[0-9a-f]{7,40}/|/\.cargo/(registry|git)/|/\.rustup/|/rustlib/src/"
     r"|(^|/)library/(std|core|alloc|proc_macro|test)/src/|(^|/)crates/burn(-[a-z0-9]+)*/src/"
 )
-_RUST_STD_FUNCTION = re.compile(r"^(<)?(std|core|alloc|__rustc|rust_begin_unwind|test)(\[[0-9a-f]+\])?(::|$)")
-_PYTHON_LIBRARY = re.compile(
+_RUST_STD_FUNCTION = lazy_regex(r"^(<)?(std|core|alloc|__rustc|rust_begin_unwind|test)(\[[0-9a-f]+\])?(::|$)")
+_PYTHON_LIBRARY = lazy_regex(
     r"[/\\](site|dist)-packages[/\\]|[/\\]lib(64)?[/\\]python\d(\.\d+)?[/\\]|^<frozen |[/\\]Lib[/\\]"
 )
-_BURN_CRATE = re.compile(
+_BURN_CRATE = lazy_regex(
     r"(?:^|/)(burn(?:-[a-z0-9]+)*)-\d+\.\d+\.\d+[^/]*/|(?:^|/)crates/(burn[a-z0-9-]*)/|\b(burn_[a-z0-9_]+)::"
 )
-_RUST_STD_PATH = re.compile(r"(^|/)library/(std|core|alloc)/")
-_TORCH_PATH = re.compile(r"[/\\]torch[/\\]")
-_CPYTHON_PATH = re.compile(r"[/\\]lib(64)?[/\\]python3(\.\d+)?[/\\](?!.*(site|dist)-packages)")
+_RUST_STD_PATH = lazy_regex(r"(^|/)library/(std|core|alloc)/")
+_TORCH_PATH = lazy_regex(r"[/\\]torch[/\\]")
+_CPYTHON_PATH = lazy_regex(r"[/\\]lib(64)?[/\\]python3(\.\d+)?[/\\](?!.*(site|dist)-packages)")
 
 
 def is_library_frame(frame: Frame, language: str) -> bool:
@@ -83,9 +83,9 @@ def library_hints(event: ErrorEvent) -> frozenset[str]:
 
 # --- files: where a record's file lies, in the tree and once installed --------------------------
 
-RUSTC_SHA = re.compile(r"/rustc/([0-9a-f]{40})/")
-PYTHON_LIB = re.compile(r"/(?:lib/python(\d+\.\d+)t?|Lib)/")
-_VERSIONED_DIR = re.compile(r"(?:^|/)([A-Za-z0-9_.-]+?)-(\d+\.\d+[^/]*)/")
+RUSTC_SHA = lazy_regex(r"/rustc/([0-9a-f]{40})/")
+PYTHON_LIB = lazy_regex(r"/(?:lib/python(\d+\.\d+)t?|Lib)/")
+_VERSIONED_DIR = lazy_regex(r"(?:^|/)([A-Za-z0-9_.-]+?)-(\d+\.\d+[^/]*)/")
 # pytorch ships its C++ headers inside the wheel, under torch/include.
 _HEADER_HOMES = {
     TORCH_REPO: (

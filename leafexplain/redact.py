@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import NamedTuple
+
+from leafexplain.named import NamedTuple
 
 MARK = "…[redacted]"
 _FRESH = r"(?!…\[redacted\])"  # a context's value that is already a marker is left alone

@@ -12,9 +12,11 @@ import contextlib
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
-from typing import BinaryIO
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 # O_NONBLOCK: opening a FIFO returns at once (no writer needed); a regular file ignores the flag.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
@@ -89,6 +91,8 @@ def write_whole(target: Path, data: bytes, *, replace: bool = False) -> None:
     """Write `target` whole or not at all: a temporary file beside it, then a link to the name (which never
     replaces anything: FileExistsError) or, with `replace`, a rename over the name itself (a symlink there
     is replaced, never written through)."""
+    import tempfile  # only when writing: it imports random, shutil and more
+
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".leafexplain-", suffix=".tmp")
     try:
         # mkstemp makes the file private (0600); a record or a completion script is the user's own

@@ -79,7 +79,9 @@ def explain(
     matcher = records if isinstance(records, Matcher) else records()
     findings = tuple(
         finding
-        for finding in (matcher.match(event, threshold=limits.threshold) for event in collected.events)
+        for finding in (
+            matcher.match(event, threshold=limits.threshold, matches_only=event.tentative) for event in collected.events
+        )
         if finding.matches or not finding.event.tentative
     )
     threshold = matcher.threshold if limits.threshold is None else limits.threshold

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from leafexplain.regex import lazy_regex
+
 # ANSI/VT sequences: CSI, OSC (to BEL or ST), DCS/SOS/PM/APC strings, two-byte ESC sequences,
 # and the 8-bit CSI. Text is read for its words, so every one of them is removed. A string
 # sequence left open ends at the line's end: a stray `ESC ]` must not swallow the rest of a log.
@@ -15,27 +17,27 @@ _SEQUENCE_PATTERN = (
     r"|\x9b[0-?]*[ -/]*[@-~]"
     r"|\x1b"
 )
-_SEQUENCES = re.compile(_SEQUENCE_PATTERN)
-_ESCAPES = re.compile(_SEQUENCE_PATTERN + r"|[\x80-\x9f]")  # and any other C1 control: for what is shown
+_SEQUENCES = lazy_regex(_SEQUENCE_PATTERN)
+_ESCAPES = lazy_regex(_SEQUENCE_PATTERN + r"|[\x80-\x9f]")  # and any other C1 control: for what is shown
 # Other control characters (tabs and newlines stay); bidi overrides, isolates and marks are kept
 # out of extraction and output as they only ever disguise text (reordering it on screen). A lone
 # surrogate (from a record's JSON, or a file name) is not text and cannot even be written out.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_CONTROLS = lazy_regex(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 # In the input, a control character left once the sequences are gone (C0 but tab and newline, DEL,
 # C1) becomes U+FFFD, as invalid UTF-8 does, rather than vanishing: text with a NUL inside must never
 # pass for the text without it (`/etc/sha\x00dow` is not a path to `/etc/shadow`). Bidi controls go.
-_MARKED = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-_BIDI = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_MARKED = lazy_regex(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_BIDI = lazy_regex(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 MARK = "\ufffd"
 _PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
 # What `printable` shows escaped: every control character, C1 and bidi control, lone surrogate.
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNPRINTABLE = lazy_regex(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 # Only https links to GitHub-like hosts, with no credentials: a record is data from elsewhere,
 # and a link in a terminal is clicked on trust. The path holds only the characters a URL may
 # carry unencoded (no `@`, quotes, `<>`, spaces or controls), so a link cannot break out of the
 # terminal's hyperlink sequence or of a Markdown `<...>` autolink.
-URL_RE = re.compile(r"https://[A-Za-z0-9.-]+(?::\d{1,5})?/[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*\Z")
+URL_RE = lazy_regex(r"https://[A-Za-z0-9.-]+(?::\d{1,5})?/[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*\Z")
 MAX_URL_CHARS = 2000
 
 

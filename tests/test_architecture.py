@@ -21,6 +21,8 @@ LAYERS = [
     [
         "leafexplain.version",
         "leafexplain.exitcodes",
+        "leafexplain.named",
+        "leafexplain.regex",
         "leafexplain.models",
         "leafexplain.env",
         "leafexplain.text",
@@ -201,3 +203,25 @@ def test_the_everyday_command_loads_no_typer_click_or_rich(tmp_path: Path, args:
         timeout=60,
     )
     assert done.stderr.splitlines()[-1] in ("loaded [] 0", "loaded [] 1"), done.stderr
+
+
+SLOW_TO_IMPORT = ("typing", "dataclasses", "inspect", "rapidfuzz", "tempfile", "hashlib")
+PROBE_MODULES = """
+import sys
+from leafexplain.cli import main
+code = main(sys.argv[2:])
+loaded = sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv[1].split(",")))
+sys.stderr.write(f"loaded {loaded} {code}\\n")
+"""
+
+
+def test_explaining_a_panic_loads_none_of_the_slow_standard_modules(tmp_path: Path) -> None:
+    """A panic explained as JSON, its index built and then read: no module the run does without (the
+    value types are not dataclasses, annotations stay unevaluated, the lines a tentative paragraph
+    could match are ruled out without rapidfuzz, temporary files only when writing)."""
+    panic = str(ROOT / "tests" / "corpus" / "outputs" / "rust" / "cargo-run-leaf.txt")
+    command = [sys.executable, "-c", PROBE_MODULES, ",".join(SLOW_TO_IMPORT), "--format", "json", "--file", panic]
+    environ = Isolated(tmp_path).environ
+    subprocess.run(command, env=environ, capture_output=True, timeout=120, check=True)  # builds the index
+    done = subprocess.run(command, env=environ, capture_output=True, text=True, timeout=60)
+    assert done.stderr.splitlines()[-1] == "loaded [] 0", done.stderr

@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -231,7 +232,7 @@ def test_write_faults_injected_give_one_warning_no_leftovers_and_the_right_catal
         def write(self, data: bytes) -> int:
             raise OSError(code, os.strerror(code))
 
-    target = {"fdopen": (index.os, "fdopen", FailingFile), "mkstemp": (index.tempfile, "mkstemp", fail)}
+    target = {"fdopen": (index.os, "fdopen", FailingFile), "mkstemp": (tempfile, "mkstemp", fail)}
     target["replace"] = (index.os, "replace", fail)
     module, name, replacement = target[where]
     monkeypatch.setattr(module, name, replacement)

@@ -9,7 +9,6 @@ runs the same cases through the installed command and lists each miss.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -90,7 +89,7 @@ def test_wordings_no_record_lists_are_still_recognised(matcher: Matcher) -> None
     """Generalisation, measured: with every record's message history taken away, old and new wordings
     must still find their record by the weighted word score alone (the held-out pastes will hold
     wordings the history does not list), and no negative may start to match."""
-    bare = Matcher([replace(r, messageVariants=()) for r in matcher.records])
+    bare = Matcher([r._replace(messageVariants=()) for r in matcher.records])
     positives, misses = rate("positive", bare)
     assert positives >= 0.88, misses
     negatives, wrong = rate("negative", bare)
@@ -101,3 +100,24 @@ def test_wordings_no_record_lists_are_still_recognised(matcher: Matcher) -> None
 def test_the_held_out_batch(matcher: Matcher, kind: str, floor: float) -> None:
     share, misses = rate(kind, matcher, HELD_OUT)
     assert share >= floor, misses
+
+
+@pytest.mark.parametrize("threshold", [50.0, None, 95.0])
+def test_an_event_kept_only_when_explained_gets_the_same_matches_without_scoring_hopeless_records(
+    matcher: Matcher, threshold: float | None
+) -> None:
+    """A tentative event (a paragraph of a paste, a warning) is kept only for its matches, so the records
+    whose fuzzy score could not reach the cut-off are not scored: the matches stay what scoring all gives."""
+    from leafexplain.intake.collect import collect
+
+    tentative = [
+        event
+        for case in CASES + HELD_OUT
+        for event in collect(Path(case["file"]).read_bytes(), Limits(), pasted=True).events
+        if event.tentative
+    ]
+    assert len(tentative) > 100
+    for event in tentative:
+        everything = matcher.match(event, threshold=threshold)
+        wanted = matcher.match(event, threshold=threshold, matches_only=True)
+        assert wanted.matches == everything.matches, event.message[:200]

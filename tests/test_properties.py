@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import os
-from dataclasses import fields
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -22,7 +21,7 @@ from leafexplain.intake.stream import windows
 from leafexplain.match import Matcher
 from leafexplain.models import Candidate, ErrorEvent, Finding, Frame, Record
 from leafexplain.records import load_paths
-from leafexplain.records.patterns import compile_pattern, split_pattern, wildcard_regex
+from leafexplain.records.patterns import compile_pattern, split_pattern, verbatim_fragments, wildcard_regex
 from leafexplain.render.console import make_console
 from leafexplain.render.document import event_view, record_view
 from leafexplain.render.json_out import dumps, explain_document, record_dict
@@ -177,6 +176,15 @@ def test_the_linear_matcher_agrees_with_the_wildcard_regex(pattern: str, message
         assert hit.span() == reference.span()
 
 
+@examples(600)
+@given(patterns(), MESSAGE)
+def test_a_pattern_found_in_a_message_has_its_verbatim_stretches_there(pattern: str, message: str) -> None:
+    """The matcher skips a wording whose verbatim stretches are not all in the message, without compiling
+    it: that must never skip a wording that would be found."""
+    if compile_pattern(pattern).search(message) is not None:
+        assert all(fragment in message for fragment in verbatim_fragments(pattern))
+
+
 @examples(200)
 @given(st.text(max_size=60), st.text(max_size=200))
 def test_any_pattern_compiles_and_searches_any_message(pattern: str, message: str) -> None:
@@ -203,9 +211,9 @@ def test_the_seed_panic_in_any_noise_still_matches_the_seed_record(before: list[
 
 any_text = st.one_of(st.text(max_size=80), hostile_text)
 optional_text = st.one_of(st.none(), any_text)
-TEXT_FIELDS = [f.name for f in fields(Record) if f.type in ("str", "str | None")]
-LIST_FIELDS = [f.name for f in fields(Record) if f.type == "tuple[str, ...]"]
-INT_FIELDS = [f.name for f in fields(Record) if f.type == "int | None"]
+TEXT_FIELDS = [name for name, kind in Record.__annotations__.items() if kind in ("str", "str | None")]
+LIST_FIELDS = [name for name, kind in Record.__annotations__.items() if kind == "tuple[str, ...]"]
+INT_FIELDS = [name for name, kind in Record.__annotations__.items() if kind == "int | None"]
 
 
 @st.composite

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -145,7 +144,7 @@ def test_a_frame_ending_like_a_library_file_outside_library_locations_is_not_rea
         target.write_text(body)
     project = tmp_path / "project"
     project.mkdir()
-    paths = replace(local_paths(tmp_path), roots=(project,))
+    paths = local_paths(tmp_path)._replace(roots=(project,))
 
     def found(folder: str) -> object:
         frame = Frame(str(tmp_path / folder / "torch" / "autograd" / "__init__.py"), 2)
@@ -179,7 +178,7 @@ def test_a_record_path_that_climbs_out_of_the_library_is_not_followed(tmp_path: 
     (stdlib / "json").mkdir(parents=True)
     outside = tmp_path / "secret.py"
     outside.write_text(f'# {SECRET}\nraise ValueError("widget count does not match the gadgets")\n# {SECRET}\n')
-    paths = replace(local_paths(tmp_path), roots=(tmp_path / "project",), stdlib=stdlib)
+    paths = local_paths(tmp_path)._replace(roots=(tmp_path / "project",), stdlib=stdlib)
     message = "widget count does not match the gadgets"
     # From lib/python3.11 up to the folder that holds secret.py.
     climbing = Record("c", "python/cpython", "c", message, message, filePath="Lib/../../secret.py", lineNumber=2)

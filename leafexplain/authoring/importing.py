@@ -15,7 +15,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +82,7 @@ def _records_in(path: str) -> tuple[list[Found], list[Problem]]:
 
 
 def _same(a: Record, b: Record) -> bool:
-    return replace(a, origin="", datasetVersion=None) == replace(b, origin="", datasetVersion=None)
+    return a._replace(origin="", datasetVersion=None) == b._replace(origin="", datasetVersion=None)
 
 
 def _inside(path: Path, root: Path) -> bool:

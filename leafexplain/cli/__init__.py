@@ -8,8 +8,8 @@ Pass an Environment to run it in-process (the tests do); without one it is this 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
     from leafexplain.cli.router import Route
     from leafexplain.env import Environment

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
 
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
 from leafexplain.models import Limits
+from leafexplain.named import NamedTuple
 from leafexplain.render import Style, warn, warn_problems
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
     from leafexplain.locate import LocalPaths
     from leafexplain.records.catalog import Catalog

@@ -12,10 +12,13 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from leafexplain.env import Environment
 from leafexplain.exitcodes import ExitStatus
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Terminated(BaseException):

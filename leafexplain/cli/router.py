@@ -10,9 +10,11 @@ option, a value out of range) is left to click, which gives the proper message.
 
 from __future__ import annotations
 
-from typing import Any
-
 from leafexplain.cli._table import COMMANDS, EXPLAIN_OPTIONS
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_COMMAND = "explain"
 _DEFAULTS: dict[str, Any] = {"fmt": "auto", "color": "auto", "records": ()}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
 from leafexplain.extract import jupyter, python, rust
 from leafexplain.extract import pytest as pytest_report
@@ -64,7 +63,7 @@ def group_identical(events: list[ErrorEvent]) -> list[ErrorEvent]:
         loc = event.location
         key = (event.language, event.error_type, event.message, loc.file if loc else None, loc.line if loc else None)
         if key in grouped:
-            grouped[key] = replace(grouped[key], count=grouped[key].count + event.count)
+            grouped[key] = grouped[key]._replace(count=grouped[key].count + event.count)
         else:
             grouped[key] = event
     return list(grouped.values())
@@ -109,7 +108,7 @@ def events_in(
     elif paragraphs:
         events.extend(_paragraphs(lines, claimed))
     events.sort(key=lambda e: e.line_number)
-    return [replace(e, line_number=origin[min(e.line_number, len(origin)) - 1] + first_line) for e in events]
+    return [e._replace(line_number=origin[min(e.line_number, len(origin)) - 1] + first_line) for e in events]
 
 
 def extract_events(text: str) -> list[ErrorEvent]:

@@ -7,19 +7,20 @@ from collections.abc import Callable, Sequence
 
 from leafexplain.libraries import is_library_frame
 from leafexplain.models import Frame
+from leafexplain.regex import lazy_regex
 
 LineStripper = Callable[[str], "str | None"]
 
 # An exception line: a (possibly dotted) class name, then the message. The class's last part
 # starts with a capital or an underscore, as exception classes do.
-EXCEPTION_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?:: (?P<message>.*)|:?)\s*$")
+EXCEPTION_LINE = lazy_regex(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?:: (?P<message>.*)|:?)\s*$")
 # The exception line of a paste that lost its first character (`untimeError: ...`), read only where
 # a traceback's frames say an exception line must follow.
-CLIPPED_EXCEPTION_LINE = re.compile(r"^(?P<type>[a-z]\w*(?:Error|Exception|Warning))(?:: (?P<message>.*)|:?)\s*$")
+CLIPPED_EXCEPTION_LINE = lazy_regex(r"^(?P<type>[a-z]\w*(?:Error|Exception|Warning))(?:: (?P<message>.*)|:?)\s*$")
 # A class some C modules give a lowercase name (`re.error`, `socket.timeout`, `struct.error`): always
 # dotted, and read only where a traceback's frames say an exception line must follow.
-MODULE_EXCEPTION_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)+[a-z_]\w*)(?:: (?P<message>.*)|:?)\s*$")
-BARE_EXCEPTION = re.compile(
+MODULE_EXCEPTION_LINE = lazy_regex(r"^(?P<type>(?:[A-Za-z_]\w*\.)+[a-z_]\w*)(?:: (?P<message>.*)|:?)\s*$")
+BARE_EXCEPTION = lazy_regex(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Iteration|Fault))"
     r": (?P<message>\S.*)$"
 )

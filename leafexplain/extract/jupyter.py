@@ -8,19 +8,18 @@ line marked `---->`, and at the end the usual `Class: message`.
 
 from __future__ import annotations
 
-import re
-
 from leafexplain.extract.common import EXCEPTION_LINE, short_class, trim_blank, user_frame
 from leafexplain.models import ErrorEvent, Frame
+from leafexplain.regex import lazy_regex
 
-HEADER = re.compile(r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s{2,}T?raceback \(most recent call last\)\s*$")
-CELL = re.compile(
+HEADER = lazy_regex(r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s{2,}T?raceback \(most recent call last\)\s*$")
+CELL = lazy_regex(
     r"^(?:Cell In ?\[(?P<cell>[^\]]*)\], line (?P<line>\d+)|Input In \[(?P<input>[^\]]*)\], in (?P<fn>.+))\s*$"
 )
-FILE_AT = re.compile(r"^File (?P<file>.+?):(?P<line>\d+)(?:, in (?P<function>.+?))?\s*$")
-OLD_LOCATION = re.compile(r"^(?P<file><ipython-input-[^>]*>|\S.*?\.py|<[^>]+>) in (?P<function>\S.*?)\s*$")
-MARKED = re.compile(r"^-+> ?(?P<line>\d+)\s(?P<code>.*)$")
-CODE = re.compile(r"^\s+\d+\s")
+FILE_AT = lazy_regex(r"^File (?P<file>.+?):(?P<line>\d+)(?:, in (?P<function>.+?))?\s*$")
+OLD_LOCATION = lazy_regex(r"^(?P<file><ipython-input-[^>]*>|\S.*?\.py|<[^>]+>) in (?P<function>\S.*?)\s*$")
+MARKED = lazy_regex(r"^-+> ?(?P<line>\d+)\s(?P<code>.*)$")
+CODE = lazy_regex(r"^\s+\d+\s")
 MAX_LINES = 2000
 MAX_MESSAGE_LINES = 200
 

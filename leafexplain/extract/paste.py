@@ -13,29 +13,29 @@ input as it was given.
 
 from __future__ import annotations
 
-import html
-import json
-import re
+from leafexplain.regex import lazy_regex
 
 # Where an escaped stack trace starts inside a logged string: a keyword, then an escaped newline.
-_ESCAPED_START = re.compile(r"(?:T?raceback \(most recent call last\):|thread '[^'\\]*' panicked at )[^\"]*?\\n")
-_JSON_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*')
-_ENTITY = re.compile(r"&(?:#\d{1,6}|#x[0-9a-fA-F]{1,5}|quot|apos|lt|gt|amp);")
-_INLINE_CODE = re.compile(r"`(?P<inner>[A-Za-z_][\w.]*(?:Error|Exception|Warning): [^`]+)`")
-_EMPHASIS = re.compile(
+_ESCAPED_START = lazy_regex(r"(?:T?raceback \(most recent call last\):|thread '[^'\\]*' panicked at )[^\"]*?\\n")
+_JSON_STRING_REST = lazy_regex(r'(?:[^"\\]|\\.)*')
+_ENTITY = lazy_regex(r"&(?:#\d{1,6}|#x[0-9a-fA-F]{1,5}|quot|apos|lt|gt|amp);")
+_INLINE_CODE = lazy_regex(r"`(?P<inner>[A-Za-z_][\w.]*(?:Error|Exception|Warning): [^`]+)`")
+_EMPHASIS = lazy_regex(
     r"^(?P<indent>\s*)(?P<mark>\*\*|__|\*|`)(?P<inner>[A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit|Interrupt)\b"
     r"[^`*]*?)(?P=mark)(?P<rest>.*)$"
 )
 
 # Emphasis opened before an exception line and closed on a later line (`_KeyError: 'x'` ... `KeyError_`):
 # the opening mark goes; a single `_` only before a capital, as `_pickle.PicklingError` is a name.
-_OPEN_EMPHASIS = re.compile(
+_OPEN_EMPHASIS = lazy_regex(
     r"^(?P<indent>\s*)(?:\*\*|__|\*|_(?=[A-Z]))(?P<inner>[A-Za-z][\w.]*(?:Error|Exception|Warning|Exit|Interrupt)"
     r"(?::\s.*)?)(?P<rest>)$"
 )
 
 
 def _unescape_json(text: str) -> str:
+    import json  # only for a trace logged as an escaped string
+
     try:
         return json.loads(f'"{text}"')
     except ValueError:
@@ -60,6 +60,8 @@ def unfold(lines: list[str]) -> tuple[list[str], list[int]]:
     origin: list[int] = []
     for number, line in enumerate(lines):
         if "&" in line and _ENTITY.search(line):
+            import html  # only for a line with an HTML entity: html.entities is a large table
+
             line = html.unescape(line)
         unfolded = _unfold_escaped(line) if "\\n" in line else None
         if unfolded is not None:

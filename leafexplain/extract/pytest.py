@@ -5,19 +5,18 @@ A summary line repeats a failure shown in full above it; the registry drops such
 
 from __future__ import annotations
 
-import re
-
 from leafexplain.extract.common import BARE_EXCEPTION, EXCEPTION_LINE, trim_blank, user_frame
 from leafexplain.models import ErrorEvent, Frame
+from leafexplain.regex import lazy_regex
 
-SECTION = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$")
-FRAME = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+):(?: in (?P<function>\S+)|\s.*|)$")
-E_LINE = re.compile(r"^E(?:\s|$)")
-SUMMARY = re.compile(r"^(?P<kind>FAILED|ERROR) (?P<node>\S+)(?: - (?P<rest>.+))?$")
+SECTION = lazy_regex(r"^_{3,} (?P<name>.+?) _{3,}$")
+FRAME = lazy_regex(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+):(?: in (?P<function>\S+)|\s.*|)$")
+E_LINE = lazy_regex(r"^E(?:\s|$)")
+SUMMARY = lazy_regex(r"^(?P<kind>FAILED|ERROR) (?P<node>\S+)(?: - (?P<rest>.+))?$")
 # `>       helper(cfg)`: the line pytest's long report marks as the one that ran (its frame line follows).
-MARKED = re.compile(r"^>\s+(?P<code>\S.*)$")
+MARKED = lazy_regex(r"^>\s+(?P<code>\S.*)$")
 # `    helper(cfg)` right under `test_b.py:6: in test_nested`: the frame's line in the short report.
-SHORT_CODE = re.compile(r"^ {4}(?P<code>\S.*)$")
+SHORT_CODE = lazy_regex(r"^ {4}(?P<code>\S.*)$")
 
 
 def _split(text: str) -> tuple[str | None, str]:

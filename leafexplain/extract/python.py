@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from leafexplain.extract.common import (
     BARE_EXCEPTION,
@@ -16,22 +15,23 @@ from leafexplain.extract.common import (
     user_frame,
 )
 from leafexplain.models import ErrorEvent, Frame
+from leafexplain.regex import lazy_regex
 
 # `T?raceback`: a paste that lost its first character is still a traceback.
-TRACEBACK = re.compile(r"(?:Exception Group )?T?raceback \(most recent call last\):\s*$")
+TRACEBACK = lazy_regex(r"(?:Exception Group )?T?raceback \(most recent call last\):\s*$")
 # What may stand where a traceback's frames end: the exception line in its usual shape first.
 AFTER_FRAMES = (EXCEPTION_LINE, CLIPPED_EXCEPTION_LINE, MODULE_EXCEPTION_LINE)
-GROUP_ANCHOR = re.compile(r"^(?P<indent>\s*)\+ Exception Group Traceback \(most recent call last\):\s*$")
-FILE_LINE = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<function>.+?))?\s*$')
-WARNING_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+): (?P<type>[A-Z]\w*Warning): (?P<message>.*)$")
+GROUP_ANCHOR = lazy_regex(r"^(?P<indent>\s*)\+ Exception Group Traceback \(most recent call last\):\s*$")
+FILE_LINE = lazy_regex(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<function>.+?))?\s*$')
+WARNING_LINE = lazy_regex(r"^(?P<file>\S.*?):(?P<line>\d+): (?P<type>[A-Z]\w*Warning): (?P<message>.*)$")
 # Before a bare exception line: indentation, markdown quote marks, a `[tag]:` (a rank, a logger).
-BARE_PREFIX = re.compile(r"^(?P<prefix>\s*(?:>\s*)*(?:\[[^\]]{1,40}\]:?\s*)?)")
+BARE_PREFIX = lazy_regex(r"^(?P<prefix>\s*(?:>\s*)*(?:\[[^\]]{1,40}\]:?\s*)?)")
 SYNTAX_TYPES = ("SyntaxError", "IndentationError", "TabError")
 CAUSE = "The above exception was the direct cause of the following exception:"
 CONTEXT = "During handling of the above exception, another exception occurred:"
 MAX_MESSAGE_LINES = 200
 # Lines that end a message even without a blank line before them: pytest's rules and summaries.
-REPORT_LINE = re.compile(r"^(?:[=_-]{5,}|(?:FAILED|ERROR|PASSED) \S)")
+REPORT_LINE = lazy_regex(r"^(?:[=_-]{5,}|(?:FAILED|ERROR|PASSED) \S)")
 
 
 def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[str], int]:
@@ -273,4 +273,4 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
             seen[line] = len(events)
         events.append(_event(bare.group("type"), [bare.group("message"), *more], [], offset + i, None, "python-bare"))
         i = end
-    return [replace(event, count=repeats[n]) if n in repeats else event for n, event in enumerate(events)]
+    return [event._replace(count=repeats[n]) if n in repeats else event for n, event in enumerate(events)]

@@ -6,33 +6,34 @@ import re
 
 from leafexplain.extract.common import prefix_stripper, trim_blank, user_frame
 from leafexplain.models import ErrorEvent, Frame
+from leafexplain.regex import lazy_regex
 
 Q = "['\u2018\u2019]"  # pasted text turns quotes typographic
 # `t?hread`: a paste that lost its first character (`hread 'main' panicked at`) is still a panic.
-ANCHOR = re.compile(rf"t?hread {Q}(?P<thread>[^'\u2018\u2019]*){Q}(?: \((?P<tid>\d+)\))? panicked at (?P<rest>.*)$")
+ANCHOR = lazy_regex(rf"t?hread {Q}(?P<thread>[^'\u2018\u2019]*){Q}(?: \((?P<tid>\d+)\))? panicked at (?P<rest>.*)$")
 # The runtime aborts without a panic for these: no message line, no location.
-ABORT = re.compile(
+ABORT = lazy_regex(
     rf"^\s*(?:t?hread {Q}(?P<thread>[^'\u2018\u2019]*){Q}(?: \(\d+\))? (?P<overflow>has overflowed its stack)"
     r"|(?P<alloc>memory allocation of \d+ bytes failed))\s*$"
 )
 # `fn main() -> Result<..>` returning an error prints its Debug form: a guess, kept when a record explains it.
-MAIN_ERROR = re.compile(r"^Error: (?P<message>[A-Z]\w*(?: \{ | ?\().*)$")
-LOCATION_LINE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+):\s*$")
+MAIN_ERROR = lazy_regex(r"^Error: (?P<message>[A-Z]\w*(?: \{ | ?\().*)$")
+LOCATION_LINE = lazy_regex(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+):\s*$")
 # Before Rust 1.42 a panic inside a std macro (assert_eq!) named the macro as its place:
 # `<::std::macros::panic macros>:5:6`, with a space in it.
 OLD_FILE = r"(?P<file>\S+?|<[^>\n]+>)"
-OLD_ONE_LINE = re.compile(rf"^{Q}(?P<msg>.*){Q}, {OLD_FILE}:(?P<line>\d+):(?P<col>\d+)\s*$", re.S)
-OLD_TAIL = re.compile(rf"^(?P<msg>.*){Q}, {OLD_FILE}:(?P<line>\d+):(?P<col>\d+)\s*$")
-TEST_HEADER = re.compile(r"^---- (?P<test>\S+) stdout ----$")
+OLD_ONE_LINE = lazy_regex(rf"^{Q}(?P<msg>.*){Q}, {OLD_FILE}:(?P<line>\d+):(?P<col>\d+)\s*$", re.S)
+OLD_TAIL = lazy_regex(rf"^(?P<msg>.*){Q}, {OLD_FILE}:(?P<line>\d+):(?P<col>\d+)\s*$")
+TEST_HEADER = lazy_regex(r"^---- (?P<test>\S+) stdout ----$")
 # The test harness at work: its first line, a test's result line, or the end of a test's own output.
-HARNESS_START = re.compile(r"^running \d+ tests?$|^test \S+ \.\.\. ")
-HARNESS_SECTION_END = re.compile(r"^failures:$|^test result: ")
-TERMINATOR = re.compile(
+HARNESS_START = lazy_regex(r"^running \d+ tests?$|^test \S+ \.\.\. ")
+HARNESS_SECTION_END = lazy_regex(r"^failures:$|^test result: ")
+TERMINATOR = lazy_regex(
     r"^(note: run with `RUST_BACKTRACE|stack backtrace:|---- \S+ std(out|err) ----|failures:\s*$"
     r"|test result: |error: test failed|error: process didn't exit|   Doc-tests |\s+Running )"
 )
-FRAME_FN = re.compile(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-f]+ - )?(?P<function>.+?)\s*$")
-FRAME_AT = re.compile(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::(?P<col>\d+))?\s*$")
+FRAME_FN = lazy_regex(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-f]+ - )?(?P<function>.+?)\s*$")
+FRAME_AT = lazy_regex(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::(?P<col>\d+))?\s*$")
 MAX_MESSAGE_LINES = 200
 
 

@@ -15,7 +15,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import IO
 
 from leafexplain.env import Environment
@@ -95,7 +95,7 @@ class StreamEvents:
             # A command's output is never a message pasted on its own (bare=False): a short
             # successful run must not be taken for one error.
             for event in window_events(window, self.redactor, bare=False):
-                found.append(replace(event, line_number=self._overall_line(event.line_number)))
+                found.append(event._replace(line_number=self._overall_line(event.line_number)))
         # Lines the scanner has let go of can no longer start a window: forget where they were.
         keep = max(bisect.bisect_right(self.starts, self.scanner.base_line) - 1, 0)
         if keep > CHECKPOINTS_KEPT:

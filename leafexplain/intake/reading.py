@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import BinaryIO
 
 from leafexplain.env import Environment
 from leafexplain.intake.stream import read_chunks
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 class InputError(Exception):

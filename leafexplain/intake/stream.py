@@ -15,10 +15,13 @@ from __future__ import annotations
 import codecs
 import itertools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import BinaryIO
 
+from leafexplain.named import NamedTuple
 from leafexplain.text import decode, normalize
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 # Every error we explain has one of these words near it: Rust's "panicked at", Python's
 # "Traceback", an exception or warning class (pytest's `E   ...` lines and `FAILED ... - ...`
@@ -66,8 +69,7 @@ class _LongLine:
         return self.current or self.previous
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(NamedTuple):
     first_line: int  # 1-based line of the input where `text` starts
     text: str  # normalised (escapes stripped, line ends unified)
     whole: bool = False  # the entire input: a bare pasted message may be taken from it

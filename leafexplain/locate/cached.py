@@ -15,24 +15,28 @@ the new one, and an entry that does not read back as this shape is treated as mi
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
 
 from leafexplain.env import cache_dir
 from leafexplain.locate.files import language_of
 from leafexplain.models import CachedSnippet, Record, SourcePlace
+from leafexplain.named import NamedTuple
+from leafexplain.regex import lazy_regex
 from leafexplain.safeio import read_regular
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 CACHE_FORMAT = 1
 MAX_ENTRY_BYTES = 1 << 20  # an entry holds a few windows of a dozen lines: anything bigger is not ours
 MAX_WINDOWS = 100  # per file: a file with more raising lines than this keeps those nearest its top
-_COMMIT = re.compile(r"[0-9a-f]{7,40}")
-_REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
-_BLOB_COMMIT = re.compile(r"/blob/([0-9a-fA-F]{7,40})/")
+_COMMIT = lazy_regex(r"[0-9a-f]{7,40}")
+_REPO = lazy_regex(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+_BLOB_COMMIT = lazy_regex(r"/blob/([0-9a-fA-F]{7,40})/")
 
 
 def sources_dir(environ: Mapping[str, str]) -> Path:
@@ -76,6 +80,8 @@ def places(record: Record) -> list[SourcePlace]:
 
 
 def entry_path(root: Path, place: SourcePlace) -> Path:
+    import hashlib  # only when a record has no source of its own: OpenSSL takes a while to load
+
     key = hashlib.sha256(f"{place.repo}\n{place.commit}\n{place.path}".encode()).hexdigest()[:32]
     return root / f"{key}.json"
 
@@ -121,6 +127,8 @@ def github_line_url(place: SourcePlace, line: int) -> str:
 
 def cached_snippet(record: Record, root: Path) -> CachedSnippet | None:
     """The record's lines from the cache: at its own commit, else at the first `messageVariants` entry cached."""
+    if not os.path.isdir(root):  # `update` never ran: no entry to read (nor a name to hash)
+        return None
     for place in places(record):
         window = _window(read_entry(root, place), place.line)
         if window is not None:

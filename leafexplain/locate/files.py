@@ -11,16 +11,16 @@ opened as a regular file; a library file is one in a library location (or in tho
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from leafexplain.env import cache_dir, home
 from leafexplain.models import ErrorEvent, Frame, Snippet
+from leafexplain.named import NamedTuple
 from leafexplain.redact import MARK, redact
+from leafexplain.regex import lazy_regex
 from leafexplain.safeio import inside, read_regular, realpath
 
 USER_CONTEXT = 3  # lines either side of the user's line
@@ -42,12 +42,11 @@ _LANGUAGES = {
 # Your code is source code of the frame's language: a frame naming `.env` or `id_rsa` shows nothing.
 SOURCE_SUFFIXES = {"rust": (".rs",), "python": (".py", ".pyw", ".pyx")}
 # A path with a control character (or the mark one left in the input, U+FFFD) is refused, never cleaned.
-_NOT_A_PATH = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffd]")
+_NOT_A_PATH = lazy_regex(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffd]")
 PROJECT_MARKERS = ("Cargo.toml", "pyproject.toml", ".git")
 
 
-@dataclass(frozen=True)
-class LocalPaths:
+class LocalPaths(NamedTuple):
     """Where to look. `roots` resolve relative frame paths, first to last."""
 
     roots: tuple[Path, ...]  # your folders: --root, the current folder, the project above it
@@ -83,8 +82,7 @@ class LocalPaths:
         )
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """A record's file found on this machine: what it belongs to, and where in it to look first."""
 
     path: Path

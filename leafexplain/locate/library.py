@@ -4,7 +4,6 @@ with the message located in it and the drift from the record's commit said in wo
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from leafexplain.libraries import (
@@ -24,12 +23,13 @@ from leafexplain.locate.message import locate_message
 from leafexplain.locate.python import python_installed, python_version_of
 from leafexplain.locate.rust import cargo_registry, cargo_version, rust_std
 from leafexplain.models import Drift, ErrorEvent, Frame, LibrarySource, Record
+from leafexplain.regex import lazy_regex
 from leafexplain.safeio import inside, realpath
 
 LIBRARY_CONTEXT = 6  # lines either side of the message in the library
 # Where libraries are installed, whoever's machine the frames come from: a Python's packages and standard
 # library, a Rust toolchain's rust-src, cargo's registry and git checkouts.
-_LIBRARY_FOLDER = re.compile(
+_LIBRARY_FOLDER = lazy_regex(
     r"/(?:site|dist)-packages/|/lib(?:64)?/python\d+(?:\.\d+)?t?/|/Lib/"
     r"|/lib/rustlib/src/rust/|/\.cargo/(?:registry/src|git/checkouts)/|/\.rustup/toolchains/"
 )

@@ -8,15 +8,16 @@ from functools import lru_cache
 
 from leafexplain.locate.files import read_lines_cached
 from leafexplain.records.patterns import split_pattern
+from leafexplain.regex import lazy_regex
 
 # Characters that a source file writes escaped inside a string literal: the fragment we look
 # for stops before them, so that `\n`, `\"` or `{{` in the source do not hide a match.
-_ESCAPED = re.compile(r"[\n\"\\{}%]")
+_ESCAPED = lazy_regex(r"[\n\"\\{}%]")
 MIN_FRAGMENT = 6
 # Long literals wrap in source files, and a message may be joined from several literals: the
 # fragment stops at the first clause break, and at a word boundary within this many characters.
 MAX_FRAGMENT = 40
-_CLAUSE_BREAK = re.compile(r"[:;,.(]")
+_CLAUSE_BREAK = lazy_regex(r"[:;,.(]")
 
 
 _WORD_WINDOW = 3  # words per anchor when looking for a message whose wording changed

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,13 +19,13 @@ from leafexplain.libraries import (
 )
 from leafexplain.locate.files import Found, LocalPaths, is_file, read_lines
 from leafexplain.models import Frame, Record
+from leafexplain.named import NamedTuple
 from leafexplain.safeio import open_regular, realpath
 
 _RUSTC_VERSION = re.compile(rb'\[pkg\.rustc\]\s*\nversion = "([^"\n]{1,100})"')
 
 
-@dataclass(frozen=True)
-class _RustSrc:
+class _RustSrc(NamedTuple):
     root: Path  # .../lib/rustlib/src/rust
     version: str | None  # "1.95.0 (59807616e 2026-04-14)"
 

@@ -15,16 +15,22 @@ cross languages (a PyTorch error inside a Rust panic from tch).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from leafexplain.extract.common import short_class
 from leafexplain.libraries import library_hints
-from leafexplain.match.fuzzy import fuzzy_score, message_content_words, wording_words
+from leafexplain.match.fuzzy import fuzzy_ceiling, fuzzy_score, message_content_words, wording_words
 from leafexplain.models import Candidate, ErrorEvent, Finding, Record
+from leafexplain.named import NamedTuple
 from leafexplain.records.catalog import Catalog, catalog_from_records
-from leafexplain.records.patterns import MAX_SEARCH_CHARS, PatternHit, compile_pattern, message_words
+from leafexplain.records.patterns import (
+    MAX_SEARCH_CHARS,
+    PatternHit,
+    compile_pattern,
+    message_words,
+    verbatim_fragments,
+)
+from leafexplain.regex import lazy_regex
 
 # At or above this a candidate explains the event. tests/test_match.py and the corpus of real
 # pastes (tests/test_pastes.py) hold the cases on both sides of this line.
@@ -94,6 +100,8 @@ class Matcher:
     def _hits(self, message: str, index: int, same_language: bool) -> _Hit | None:
         """The record's first wording found in the message: its own, else another release's."""
         for pattern, versions, error_class in self.catalog.wordings(index):
+            if not all(fragment in message for fragment in verbatim_fragments(pattern)):
+                continue  # a stretch it needs as written is not in the message: it cannot be found there
             compiled = compile_pattern(pattern)
             if compiled.literal_chars == 0:
                 return None  # a class-only record: never a wording hit
@@ -148,11 +156,17 @@ class Matcher:
                 out.append(_Scored(n, CLASS_ONLY, "class", None, ("exception class is the record's",)))
         return out
 
-    def _fuzzy(self, event: ErrorEvent, candidates: list[int], hints: frozenset[str]) -> list[_Scored]:
+    def _fuzzy(
+        self, event: ErrorEvent, candidates: list[int], hints: frozenset[str], floor: float | None = None
+    ) -> list[_Scored]:
+        """Fuzzy scores; with `floor`, only for records that could reach it (the others are left out)."""
         words = message_content_words(event.message[:FUZZY_MESSAGE_CHARS])
+        present = set(words)
         out: list[_Scored] = []
         for n in candidates:
             if not self._same_language(event, n):
+                continue
+            if floor is not None and not self._may_reach(n, present, floor):
                 continue
             best: tuple[float, str, str | None, str | None] | None = None
             for pattern, versions, error_class in self.catalog.wordings(n):
@@ -176,8 +190,20 @@ class Matcher:
             out.append(_Scored(n, round(score - penalty, 1), "fuzzy", None, tuple(reasons), wording))
         return out
 
-    def match(self, event: ErrorEvent, *, threshold: float | None = None) -> Finding:
-        """Wording hits when there are any; otherwise the class and fuzzy scores. Best first, deterministic."""
+    def _may_reach(self, n: int, present: set[str], floor: float) -> bool:
+        """Some wording of the record could score `floor` (bonus included) against a message with these words."""
+        for pattern, _, _ in self.catalog.wordings(n):
+            ceiling = fuzzy_ceiling(wording_words(pattern), present, self.catalog.weight)
+            if min(ceiling + LIBRARY_BONUS, 99.0) + 0.1 >= floor:  # a tenth for the score's rounding
+                return True
+        return False
+
+    def match(self, event: ErrorEvent, *, threshold: float | None = None, matches_only: bool = False) -> Finding:
+        """Wording hits when there are any; otherwise the class and fuzzy scores. Best first, deterministic.
+
+        `matches_only`: only the matches are wanted (an event kept only when a record explains it), so
+        records whose fuzzy score could not reach the cut-off are not scored, and `near` may lack some.
+        """
         cut = self.threshold if threshold is None else threshold
         message = event.message[:MAX_SEARCH_CHARS]
         hints = library_hints(event)
@@ -191,7 +217,8 @@ class Matcher:
         if not any(s.score >= cut for s in scored) and event.extractor not in EXACT_ONLY_EXTRACTORS:
             scored += self._class_only(event, candidates)
             if not any(s.score >= cut for s in scored):
-                scored += self._fuzzy(event, [n for n in candidates if n not in {s.index for s in scored}], hints)
+                rest = [n for n in candidates if n not in {s.index for s in scored}]
+                scored += self._fuzzy(event, rest, hints, cut if matches_only else None)
         catalog = self.catalog
         scored.sort(
             key=lambda c: (
@@ -224,7 +251,7 @@ class Matcher:
 # Before an error's wording in a sentence: what quotes it, sets it in bold or code, or opens brackets.
 _QUOTING = "*_`'\"“‘«(["
 _QUOTES = "`'\"‘’“”«»"
-_WORD = re.compile(r"[^\W\d_]{2,}")
+_WORD = lazy_regex(r"[^\W\d_]{2,}")
 
 
 def _stands_as_error(hit: _Hit, message: str) -> bool:

@@ -17,13 +17,13 @@ Everything here is linear in the message (the alignment is rapidfuzz's, in C) an
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import pairwise
-from typing import NamedTuple
 
+from leafexplain.named import NamedTuple
 from leafexplain.records.patterns import STOPWORDS, split_pattern
+from leafexplain.regex import lazy_regex
 
 HEAD_SHARE = 0.4  # of the score: the head clause; the rest is the whole wording
 MIN_WORDS = 3  # a wording of fewer content words would match too much by chance
@@ -42,8 +42,8 @@ EXTRA_WORD_COST = 0.03  # each unexplained word inside the matched stretch, beyo
 MAX_EXTRA_COST = 0.3
 CEILING = 99.0  # only a wording found in the message is exact
 
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_CLAUSE_END = re.compile(r"[.:;!?(\n]|, but ")
+_WORD = lazy_regex(r"[A-Za-z0-9]+")
+_CLAUSE_END = lazy_regex(r"[.:;!?(\n]|, but ")
 
 
 class WordingWords(NamedTuple):
@@ -74,8 +74,8 @@ def wording_words(pattern: str) -> WordingWords:
             continue
         pos = 0
         for clause_end in [*(m.start() for m in _CLAUSE_END.finditer(part)), len(part)]:
-            for m in _WORD.finditer(part, pos, clause_end):
-                word = m.group().lower()
+            for found in _WORD.findall(part, pos, clause_end):  # findall: no Match object per word
+                word = found.lower()
                 if content(word):
                     words.append(word)
                     holes.append(pending)
@@ -90,6 +90,21 @@ def wording_words(pattern: str) -> WordingWords:
 class FuzzyScore(NamedTuple):
     score: float
     reason: str
+
+
+def fuzzy_ceiling(wording: WordingWords, present: set[str] | frozenset[str], weight: Callable[[str], float]) -> float:
+    """The most `fuzzy_score` can give this wording against a message whose content words are `present`,
+    found without aligning anything (nor importing rapidfuzz): only the wording's words the message has can
+    count, so the head share is at most theirs, and the rest at most all of it."""
+    words = wording.words
+    if len(words) < MIN_WORDS or not any(w in present for w in words):
+        return 0.0
+    head_weights = [weight(w) for w in words[: wording.head]]
+    head_total = sum(head_weights) or 1.0
+    head = sum(wt for w, wt in zip(words[: wording.head], head_weights, strict=True) if w in present) / head_total
+    if head >= 0.999 and wording.head >= HEAD_MIN_WORDS:  # the whole head: the floor may lift the score
+        return CEILING
+    return min(100.0 * (HEAD_SHARE * head + (1 - HEAD_SHARE)), CEILING)
 
 
 def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str], float]) -> FuzzyScore | None:

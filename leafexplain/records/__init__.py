@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from leafexplain.models import RecordSet
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
     from leafexplain.records.catalog import Catalog
 

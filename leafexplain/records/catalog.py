@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 
 from leafexplain.models import Problem, Record
 from leafexplain.records.patterns import pattern_text
@@ -21,24 +20,36 @@ INDEX_WORDS_PER_PATTERN = 3
 Wording = tuple[str, str, "str | None"]
 
 
-@dataclass
 class Catalog:
-    ids: list[str]
-    repos: list[str]
-    slugs: list[str]
-    patterns: list[str]
-    languages: list[str]
-    classes: list[str | None]
-    tags: list[list[str]]
-    token_index: dict[str, list[int]]
-    unindexed: list[int]  # records with no indexable word: always candidates
-    fetch: Callable[[int], Record]
-    variants: Sequence[tuple[Wording, ...]] = ()  # each record's other wordings (messageVariants)
-    document_frequency: Mapping[str, int] = field(default_factory=dict)  # records whose wordings have the word
-    problems: tuple[Problem, ...] = ()
-    sources: tuple[str, ...] = ()
-    saved: bool = False  # this run built the index and wrote it to the cache
-    _records: dict[int, Record] = field(default_factory=dict, repr=False)
+    """The records as columns (a list, or a column of the on-disk index, each), the word index, and the full
+    record fetched when asked for (then kept)."""
+
+    def __init__(
+        self,
+        *,
+        ids: Sequence[str],
+        repos: Sequence[str],
+        slugs: Sequence[str],
+        patterns: Sequence[str],
+        languages: Sequence[str],
+        classes: Sequence[str | None],
+        tags: Sequence[list[str]],
+        token_index: Mapping[str, Sequence[int]],
+        unindexed: list[int],  # records with no indexable word: always candidates
+        fetch: Callable[[int], Record],
+        variants: Sequence[tuple[Wording, ...]] = (),  # each record's other wordings (messageVariants)
+        document_frequency: Mapping[str, int] | None = None,  # records whose wordings have the word
+        problems: tuple[Problem, ...] = (),
+        sources: tuple[str, ...] = (),
+        saved: bool = False,  # this run built the index and wrote it to the cache
+    ) -> None:
+        self.ids, self.repos, self.slugs, self.patterns = ids, repos, slugs, patterns
+        self.languages, self.classes, self.tags = languages, classes, tags
+        self.token_index, self.unindexed, self.fetch, self.variants = token_index, unindexed, fetch, variants
+        self.document_frequency: Mapping[str, int] = {} if document_frequency is None else document_frequency
+        self.problems, self.sources, self.saved = problems, sources, saved
+        self._records: dict[int, Record] = {}
+        self._weights: dict[str, float] = {}
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -58,8 +69,11 @@ class Catalog:
 
     def weight(self, word: str) -> float:
         """How much a word tells records apart: rare words weigh more (inverse document frequency)."""
-        count = self.document_frequency.get(word, 1)
-        return math.log(1.0 + len(self) / count)
+        weight = self._weights.get(word)
+        if weight is None:  # asked for again and again by the fuzzy score: worked out once
+            count = self.document_frequency.get(word, 1)
+            weight = self._weights[word] = math.log(1.0 + len(self) / count)
+        return weight
 
     def find(self, key: str) -> list[int]:
         """Records whose id, else whose slug, is `key`."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -32,6 +31,8 @@ def completion_values(catalog: Catalog, kind: str) -> set[str]:
 
 def write_completion_lists(catalog: Catalog, environ: Mapping[str, str]) -> None:
     """Written whenever the index of the default records is rebuilt; each list replaced atomically."""
+    import tempfile  # only when writing: it imports random, shutil and more
+
     for kind in KINDS:
         target = completion_list(kind, environ)
         try:

@@ -7,12 +7,15 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, BinaryIO
 
 from leafexplain.bundled import bundled_dir
 from leafexplain.env import data_home
 from leafexplain.models import Problem
 from leafexplain.safeio import open_regular
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 Environ = Mapping[str, str]
 RECORD_SUFFIXES = (".json", ".txt", ".jsonl")
@@ -60,6 +63,12 @@ def iter_record_files(root: Path, problems: list[Problem] | None = None) -> Iter
     """Record files below a folder, in a stable order; a file is taken as it is. A folder that cannot be read
     (no permission, a symlink loop) and a root that is neither a file nor a folder are added to `problems`
     and skipped. Symlinks to folders are not followed, so no loop among folders is ever walked."""
+    return map(Path, record_file_names(root, problems))
+
+
+def record_file_names(root: Path, problems: list[Problem] | None = None) -> Iterator[str]:
+    """`iter_record_files` as strings: every run checks hundreds of record files, and a Path each costs more
+    than the check."""
     found = [] if problems is None else problems
     try:
         mode = os.stat(root).st_mode
@@ -67,7 +76,7 @@ def iter_record_files(root: Path, problems: list[Problem] | None = None) -> Iter
         found.append(Problem(str(root), f"cannot read: {exc.strerror or exc}"))
         return
     if stat.S_ISREG(mode):
-        yield root
+        yield str(root)
         return
     if not stat.S_ISDIR(mode):
         found.append(Problem(str(root), "not a regular file or a folder"))
@@ -80,7 +89,7 @@ def iter_record_files(root: Path, problems: list[Problem] | None = None) -> Iter
         dirnames.sort()
         for name in sorted(filenames):
             if name.endswith(RECORD_SUFFIXES) and not name.startswith("."):
-                yield Path(dirpath) / name
+                yield os.path.join(dirpath, name)
 
 
 def unwrap(data: Any) -> tuple[Any, str | None]:

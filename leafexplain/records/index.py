@@ -14,17 +14,16 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import time
 import zlib
+from array import array
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from leafexplain.env import cache_dir
 from leafexplain.models import Problem, Record
 from leafexplain.records.catalog import Catalog, record_wordings, wording_tokens
-from leafexplain.records.files import Environ, iter_record_files, raw_records, record_paths, unwrap
+from leafexplain.records.files import Environ, raw_records, record_file_names, record_paths, unwrap
 from leafexplain.records.index_file import (
     FIELD_SEP,
     INDEX_FORMAT,
@@ -42,6 +41,10 @@ from leafexplain.records.index_file import (
 from leafexplain.records.schema import validate_record
 from leafexplain.safeio import FileTooLarge, NotRegularFile, open_regular, read_regular, realpath
 from leafexplain.version import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 Fingerprint = list[tuple[str, int, int, int]]  # (path, size, mtime_ns, source number) of each record file
 Progress = Callable[[int, int], None]  # bytes done, bytes in all
@@ -62,22 +65,22 @@ def scan_files(paths: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Proble
                 problems.append(Problem(str(root), "no such file or folder"))
             continue
         used.append(str(root))
-        for path in iter_record_files(root, problems):  # a loop or an unreadable folder: a problem, skipped
+        for path in record_file_names(root, problems):  # a loop or an unreadable folder: a problem, skipped
             try:
-                st = path.stat()
+                st = os.stat(path)
             except OSError as exc:
-                problems.append(Problem(str(path), f"cannot read: {exc.strerror or exc}"))
+                problems.append(Problem(path, f"cannot read: {exc.strerror or exc}"))
                 continue
             if not stat.S_ISREG(st.st_mode):  # a FIFO or a device would block or never end
-                problems.append(Problem(str(path), "not a regular file"))
+                problems.append(Problem(path, "not a regular file"))
                 continue
-            files.append((str(path), st.st_size, st.st_mtime_ns, source_number))
+            files.append((path, st.st_size, st.st_mtime_ns, source_number))
     return files, problems, used
 
 
 def build(
     files: Fingerprint, progress: Progress | None = None
-) -> tuple[dict[str, object], list[str], list[tuple[tuple[str, ...], ...]], list[int]]:
+) -> tuple[dict[str, object], list[str], list[tuple[tuple[str, ...], ...]], array[int]]:
     """Parse and validate every record file (later ids replace earlier).
 
     Returns the index's metadata, one encoded row per record, each record's pattern words, and where each
@@ -86,11 +89,12 @@ def build(
     position: dict[str, int] = {}  # id -> row
     rows: list[str] = []
     words: list[tuple[tuple[str, ...], ...]] = []
-    places: list[tuple[int, ...]] = []
+    places = array("q")  # PLACE_FIELDS of each row in turn: numbers in place, at 100,000 records
     problems: list[Problem] = []
     total = sum(f[1] for f in files) or 1
     done = 0
-    seen_in_source: dict[tuple[int, str], str] = {}
+    # id -> where it was last seen (file number and line, as one number), for each source
+    seen_in_source: dict[int, dict[str, int]] = {}
     for file_number, (path, size, _, source_number) in enumerate(files):
         try:
             for data, version, loc, found in raw_records(path, size):
@@ -101,27 +105,30 @@ def build(
                 problems.extend(invalid)
                 if record is None:
                     continue
-                earlier = seen_in_source.get((source_number, record.id))
-                if earlier:
-                    message = f"duplicate id {record.id} (also in {earlier}); the later one is used"
+                seen = seen_in_source.setdefault(source_number, {})
+                earlier = seen.get(record.id)
+                if earlier is not None:
+                    message = f"duplicate id {record.id} (also in {_origin(files, earlier)}); the later one is used"
                     problems.append(Problem(record.origin, message, field="id"))
-                seen_in_source[(source_number, record.id)] = record.origin
+                seen[record.id] = (file_number << 32) | loc[4]
                 variants = record_wordings(record)
                 fields = (
                     record.id, record.repo, record.slug, record.messagePattern, record.language,
                     record.errorClass or "", TAG_SEP.join(record.tags), encode_wordings(variants),
                 )  # fmt: skip
                 row, place = FIELD_SEP.join(fields), (file_number, *loc[1:])
-                tokens = wording_tokens(record.messagePattern, variants)
+                # One string per distinct word: 100,000 records share a few thousand words.
+                tokens = tuple(tuple(map(sys.intern, t)) for t in wording_tokens(record.messagePattern, variants))
                 if record.id in position:
                     rows[position[record.id]] = row
                     words[position[record.id]] = tokens
-                    places[position[record.id]] = place
+                    at = position[record.id] * len(place)
+                    places[at : at + len(place)] = array("q", place)
                 else:
                     position[record.id] = len(rows)
                     rows.append(row)
                     words.append(tokens)
-                    places.append(place)
+                    places.extend(place)
         except OSError as exc:
             problems.append(Problem(path, f"cannot read: {exc.strerror or exc}"))
         done += size
@@ -134,7 +141,13 @@ def build(
         "files": files,
         "problems": [(p.path, p.message, p.line, p.field) for p in problems],
     }
-    return meta, rows, words, [n for place in places for n in place]
+    return meta, rows, words, places
+
+
+def _origin(files: Fingerprint, seen: int) -> str:
+    """A record's origin (as validate_record writes it) from its file number and line."""
+    path, line = files[seen >> 32][0], seen & 0xFFFFFFFF
+    return f"{path}:{line}" if line else path
 
 
 def fetcher(files: Fingerprint, rows: Rows) -> Callable[[int], Record]:
@@ -215,6 +228,8 @@ def read_index(path: Path, files: Fingerprint) -> tuple[dict[str, Any], Rows, Ha
 
 def write_index(path: Path, data: bytes) -> None:
     """Atomically: readers see the old index or the new one, never part of one."""
+    import tempfile  # only when writing: it imports random, shutil and more
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
     try:
@@ -268,8 +283,7 @@ def load(
         except IndexUnusable:
             loaded = None
     if loaded is None:
-        meta, row_texts, words, places = build(files, progress)
-        encoded = encode(meta, row_texts, words, places)
+        encoded = encode(*build(files, progress))  # the build's lists are freed before the index is decoded
         loaded = decode(encoded)
         if use_cache:
             try:

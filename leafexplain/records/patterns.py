@@ -12,14 +12,16 @@ regex has one, starting at the same place, in time linear in the message for eac
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+
+from leafexplain.named import NamedTuple
+from leafexplain.regex import lazy_regex
 
 # Placeholders from the languages whose messages we explain: Rust/Python format braces
 # ({}, {:?}, {0}, {name}, {name:?}), printf directives (%s, %d, %.200s, %zd, CPython's %U),
 # and the escapes for literal braces and percent signs. The space flag is left out on
 # purpose so that literal text such as "50% done" is not read as a directive.
-_TOKEN = re.compile(
+_TOKEN = lazy_regex(
     r"\{\{|\}\}|%%"
     r"|\{[^{}\s]{0,40}\}"
     r"|%[-+#0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|L)?[sdiuxXfFeEgGcrpaAUSRVo]"
@@ -28,16 +30,15 @@ _ESCAPES = {"{{": "{", "}}": "}", "%%": "%"}
 
 QUOTES = "'\u2018\u2019`\"\u201c\u201d"
 _QUOTE_CLASS = "[" + re.escape(QUOTES) + "]"
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_SPACE = re.compile(r"\s+")
+_WORD = lazy_regex(r"[A-Za-z0-9]+")
+_SPACE = lazy_regex(r"\s+")
 
 # Messages longer than this are cut before the search: the part of a message that identifies
 # an error is near its start (the search is linear anyway; this keeps its constant small).
 MAX_SEARCH_CHARS = 8192
 
 
-@dataclass(frozen=True)
-class PatternText:
+class PatternText(NamedTuple):
     """What a pattern says, without compiling it: cheap enough for 100,000 records."""
 
     literal: str  # the literal parts joined by single spaces, for fuzzy scoring
@@ -48,8 +49,7 @@ class PatternText:
 Span = tuple[int, int]
 
 
-@dataclass(frozen=True)
-class PatternHit:
+class PatternHit(NamedTuple):
     """Where a pattern matched: a small stand-in for `re.Match` (start, end, span)."""
 
     begin: int
@@ -66,8 +66,7 @@ class PatternHit:
         return (self.begin, self.finish)
 
 
-@dataclass(frozen=True)
-class PieceMatcher:
+class PieceMatcher(NamedTuple):
     """The literal pieces of a pattern, searched for in order (see the module's docstring)."""
 
     pieces: tuple[re.Pattern[str], ...]
@@ -92,8 +91,7 @@ class PieceMatcher:
         return PatternHit(0 if start is None else start, pos, tuple(literals))
 
 
-@dataclass(frozen=True)
-class CompiledPattern:
+class CompiledPattern(NamedTuple):
     matcher: PieceMatcher
     literal: str
     literal_chars: int
@@ -213,6 +211,25 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     )
     text = _text_of(parts)
     return CompiledPattern(matcher, text.literal, text.literal_chars, text.tokens)
+
+
+_NOT_VERBATIM = str.maketrans(dict.fromkeys(QUOTES, " "))
+
+
+def verbatim_fragments(pattern: str) -> tuple[str, ...]:
+    """The stretches of the pattern a message must hold as they are for the pattern to be found in it.
+
+    A literal piece's regex matches its characters as written, but for whitespace runs and quote marks
+    (any quote stands for any other): what lies between them is verbatim. Checking these with `in`
+    turns most records away before their regexes are compiled, which costs far more than the check.
+    """
+    # Each placeholder becomes a space (it separates stretches), each escape its character: split_pattern's
+    # pieces, in one substitution.
+    return tuple(_TOKEN.sub(_literal_or_space, pattern).translate(_NOT_VERBATIM).split())
+
+
+def _literal_or_space(token: re.Match[str]) -> str:
+    return _ESCAPES.get(token.group(), " ")
 
 
 def wildcard_regex(pattern: str) -> re.Pattern[str]:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from leafexplain.models import Problem, Record, Variant
 from leafexplain.records.patterns import pattern_text, split_pattern
+from leafexplain.regex import lazy_regex
 from leafexplain.text import safe_link
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = 2
 
@@ -63,28 +67,28 @@ VARIANT_FIELDS: dict[str, str] = {
     "recordCommitMissing": BOOL,
 }
 MAX_VARIANTS = 50
-SHA_RE = re.compile(r"[0-9a-f]{40}\Z")
+SHA_RE = lazy_regex(r"[0-9a-f]{40}\Z")
 REQUIRED = ("id", "repo", "errorMessage", "messagePattern")
 LIST_FIELDS = frozenset(k for k, v in FIELDS.items() if v == STR_LIST)
 
 # Every pattern here is anchored at the true end of the string (`\Z`): `$` also matches before a
 # trailing newline, and a value that ends in one would pass.
 # `owner/name`, neither `.` nor `..` (it names folders), neither starting with `-`.
-REPO_RE = re.compile(r"(?!\.+/)[A-Za-z0-9_.][A-Za-z0-9_.-]*/(?!\.+\Z)[A-Za-z0-9_.][A-Za-z0-9_.-]*\Z")
+REPO_RE = lazy_regex(r"(?!\.+/)[A-Za-z0-9_.][A-Za-z0-9_.-]*/(?!\.+\Z)[A-Za-z0-9_.][A-Za-z0-9_.-]*\Z")
 # The fields that identify a record (id, slug, each tag) are tokens: they are printed as they are,
 # one a line in the completion lists and next to a command to copy (`leafexplain show ID`), so they
 # hold no whitespace, control character or shell metacharacter, and do not start with `-` (which a
 # command would take for an option).
-TOKEN_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,199}\Z")
+TOKEN_RE = lazy_regex(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,199}\Z")
 TOKEN_RULE = "must be a token of letters, digits and . _ + - (no spaces, control characters or shell metacharacters)"
 TOKEN_FIELDS = ("id", "slug", "severity")  # severity too: one word, shown in headings
 MIN_LITERAL_CHARS = 4
 # Control characters never belong in the fields that identify and match a record; two of them
 # separate fields in the index, and ids, slugs and tags are printed as they are (shell completion).
 # Neither do C1 controls or bidi overrides. A pattern may hold tabs and newlines.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = lazy_regex(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # JSON can spell a lone surrogate (`"\\ud800"`): not text, and it cannot be written out as UTF-8.
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_SURROGATE = lazy_regex(r"[\ud800-\udfff]")
 NO_CONTROL_FIELDS = ("id", "repo", "slug", "messagePattern", "errorClass", "errorType")
 MAX_FIELD_CHARS = 200_000
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import NamedTuple
 
 from leafexplain.models import Record
+from leafexplain.named import NamedTuple
 from leafexplain.records.catalog import Catalog
 from leafexplain.records.patterns import MAX_SEARCH_CHARS, content_words
 

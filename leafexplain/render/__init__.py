@@ -11,10 +11,10 @@ import importlib
 import io
 from collections.abc import Iterable, Sequence
 from types import ModuleType
-from typing import NamedTuple
 
 from leafexplain.env import DEFAULT_PIPE_WIDTH, ColorChoice, Environment
 from leafexplain.models import Problem, Record, Report
+from leafexplain.named import NamedTuple
 from leafexplain.text import printable
 
 FORMATS = {

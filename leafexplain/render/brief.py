@@ -11,9 +11,10 @@ import re
 import shlex
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from leafexplain.models import Candidate, ErrorEvent, Finding, Located, Record, Report, Snippet
+from leafexplain.named import NamedTuple
 from leafexplain.render.document import format_frame, other_line, safe
 from leafexplain.render.words import confidence_words, library, match_words, near_words, one_line, shorten
 from leafexplain.text import safe_link

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, fields
-from typing import Any
 
 from leafexplain.env import Environment
 from leafexplain.models import (
@@ -24,6 +22,10 @@ from leafexplain.models import (
 )
 from leafexplain.render import Row, Style, emit
 from leafexplain.version import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import Any
 
 EXPLAIN_SCHEMA = "leafexplain.explain/1"
 RECORDS_SCHEMA = "leafexplain.records/1"
@@ -172,11 +174,11 @@ def explain_document(
     }
 
 
-RECORD_FIELDS = [f.name for f in fields(Record) if f.name not in ("datasetVersion", "origin")]
+RECORD_FIELDS = [name for name in Record._fields if name not in ("datasetVersion", "origin")]
 
 
 def record_dict(record: Record) -> dict[str, Any]:
-    data = asdict(record)
+    data = record._asdict()
     out = {name: list(data[name]) if isinstance(data[name], tuple) else data[name] for name in RECORD_FIELDS}
     # Our extension appears only when the record has it, each entry with the keys it was given.
     variants = out.pop("messageVariants")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from typing import NamedTuple
 
+from leafexplain.named import NamedTuple
 from leafexplain.render.brief import TRAILING_COMMENT, Brief, ExampleLine, Explanation, split_sentences
 from leafexplain.render.words import match_words_within
 

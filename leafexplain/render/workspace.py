@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import NamedTuple
 
 from leafexplain.models import ErrorEvent, Frame, Located
+from leafexplain.named import NamedTuple
 
 WORKSPACE_VARIABLES = ("GITHUB_WORKSPACE", "CI_PROJECT_DIR")
 

@@ -1,0 +1,66 @@
+"""leafexplain.named.NamedTuple behaves as typing.NamedTuple does for the value types (and costs less to build)."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+
+from leafexplain.named import NamedTuple
+
+
+class Ours(NamedTuple):
+    """A value."""
+
+    name: str
+    size: int | None = None
+    tags: tuple[str, ...] = ()
+
+    @property
+    def big(self) -> bool:
+        return (self.size or 0) > 10
+
+    def __str__(self) -> str:
+        return f"{self.name}:{self.size}"
+
+
+class Theirs(typing.NamedTuple):
+    """A value."""
+
+    name: str
+    size: int | None = None
+    tags: tuple[str, ...] = ()
+
+    @property
+    def big(self) -> bool:
+        return (self.size or 0) > 10
+
+    def __str__(self) -> str:
+        return f"{self.name}:{self.size}"
+
+
+def test_a_value_type_is_what_typing_namedtuple_makes() -> None:
+    ours, theirs = Ours("a", 12), Theirs("a", 12)
+    assert tuple(ours) == tuple(theirs) == ("a", 12, ())
+    assert ours._fields == theirs._fields and ours._field_defaults == theirs._field_defaults
+    assert repr(ours) == repr(theirs).replace("Theirs", "Ours") == "Ours(name='a', size=12, tags=())"
+    assert str(ours) == str(theirs) == "a:12" and ours.big and theirs.big
+    assert ours._replace(size=1) == Ours("a", 1) and not ours._replace(size=1).big
+    assert ours._asdict() == theirs._asdict() and hash(ours) == hash(Ours("a", 12))
+    assert Ours.__doc__ == "A value." and Ours.__qualname__ == "Ours" and Ours.__module__ == __name__
+    assert Ours.__annotations__ == {"name": "str", "size": "int | None", "tags": "tuple[str, ...]"}  # as written
+
+
+def test_a_field_without_a_default_after_one_with_a_default_is_refused() -> None:
+    with pytest.raises(TypeError):
+
+        class Wrong(NamedTuple):
+            first: int = 0
+            second: int
+
+    with pytest.raises(AttributeError):
+
+        class Clash(NamedTuple):
+            value: int
+
+            def _replace(self) -> None: ...
