@@ -72,7 +72,14 @@ def card_line(line: Line, colour: bool) -> str:
             text = text.expandtabs(CODE_TAB_SIZE).rstrip()
             marked = CARD_STYLES["marked"] if segment.role == "marked" else None
             pieces = highlight(text, segment.language) if colour else [(text, None)]
-            out += [styled(p, ";".join(filter(None, (marked, sgr))) or None, colour) for p, sgr in pieces]
+            runs: list[list[str]] = []  # pieces of one style together: one escape code for each run
+            for piece, sgr in pieces:
+                sgr = ";".join(filter(None, (marked, sgr)))
+                if runs and runs[-1][0] == sgr:
+                    runs[-1][1] += piece
+                else:
+                    runs.append([sgr, piece])
+            out += [styled(piece, sgr, colour) for sgr, piece in runs]
         else:
             if "\t" in text:
                 text = _expand_tabs(text, column)
