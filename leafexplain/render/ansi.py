@@ -10,14 +10,13 @@ on and it passes `safe_link`; its text is printed whole either way.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from leafexplain.render import emit
 from leafexplain.render.brief import briefs, summary_line
 from leafexplain.render.highlight import highlight
 from leafexplain.render.screen import cells, report_cards, wrap_ranges
 from leafexplain.text import safe_link
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: this is everyday start-up
 if TYPE_CHECKING:
     from leafexplain.env import Environment
     from leafexplain.models import Record, Report
