@@ -38,7 +38,6 @@ LINK_STYLE = "4;34"
 SUMMARY_STYLE = "1"
 CODE_TAB_SIZE = 4  # as pygments expanded a tab in code for rich; the rest of a row has the terminal's 8
 TAB_SIZE = 8
-DUMB_TERMS = ("dumb", "unknown")
 # What rich took out of any text it printed: bell, backspace, vertical tab, form feed, carriage return.
 _CONTROLS = dict.fromkeys((7, 8, 11, 12, 13))
 
@@ -112,19 +111,13 @@ def render_cards(report: Report, style: Style, width: int, *, colour: bool, hype
     return "\n".join(out) + "\n" if out else ""
 
 
-def use_color(env: Environment, style: Style) -> bool:
-    """`--color`, NO_COLOR and a terminal decide; a terminal that says it shows no colour (TERM=dumb) gets none."""
-    dumb = env.stdout_isatty and env.environ.get("TERM", "").lower() in DUMB_TERMS
-    return env.use_color(style.color) and not dumb
-
-
 def write_report(report: Report, env: Environment, style: Style) -> None:
     if style.full:
         from leafexplain.render import rich_view
 
         rich_view.write_report(report, env, style)
         return
-    colour = use_color(env, style)
+    colour = env.use_color(style.color) and not env.dumb_terminal  # as rich decided it
     width = style.width or env.width
     emit(env, render_cards(report, style, width, colour=colour, hyperlinks=env.hyperlinks and colour))
 
