@@ -154,6 +154,12 @@ class Environment:
         vte = get("VTE_VERSION", "")
         return vte.isdigit() and int(vte) >= 5000  # GNOME Terminal and other VTE terminals since 0.50
 
+    @property
+    def dumb_terminal(self) -> bool:
+        """stdout is a terminal whose TERM says it shows no colour (`dumb`, `unknown`): rich's Console writes it
+        none even when asked to, and so does the default view (render/ansi.py)."""
+        return self.stdout_isatty and self.environ.get("TERM", "").lower() in ("dumb", "unknown")
+
     def use_color(self, choice: ColorChoice) -> bool:
         if choice == "always":
             return True

@@ -4,6 +4,8 @@ one place each for the terminal, the rich Console and start-up cost."""
 from __future__ import annotations
 
 import ast
+import os
+import pty
 import subprocess
 import sys
 from collections import defaultdict
@@ -225,3 +227,46 @@ def test_explaining_a_panic_loads_none_of_the_slow_standard_modules(tmp_path: Pa
     subprocess.run(command, env=environ, capture_output=True, timeout=120, check=True)  # builds the index
     done = subprocess.run(command, env=environ, capture_output=True, text=True, timeout=60)
     assert done.stderr.splitlines()[-1] == "loaded [] 0", done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "tty"),
+    [
+        (["--color", "always", "--file", "rust/cargo-run-leaf.txt"], False),
+        (["--file", "python/json-decode.txt"], True),  # on a terminal: the same view
+    ],
+    ids=["rust-color-always", "python-on-a-terminal"],
+)
+def test_the_colour_view_loads_neither_rich_nor_pygments(tmp_path: Path, args: list[str], tty: bool) -> None:
+    """The default view in colour, what a person sees after every failing build, is written by render/ansi.py:
+    rich (about 20 ms to import) and pygments (16 ms more with its lexer) are for --full, show and the tables;
+    nor the slow standard modules the JSON run does without."""
+    panic = str(ROOT / "tests" / "corpus" / "outputs" / args[-1])
+    slow = ",".join(("rich", "pygments", "typer", "click", *SLOW_TO_IMPORT))
+    command = [sys.executable, "-c", PROBE_MODULES, slow, *args[:-1], panic]
+    environ = {**Isolated(tmp_path, TERM="xterm-256color", COLUMNS="100").environ}
+    environ.pop("NO_COLOR", None)
+    subprocess.run(command, env=environ, capture_output=True, timeout=120, check=True)  # builds the index
+    if not tty:
+        done = subprocess.run(command, env=environ, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert "\x1b[" in done.stdout
+        assert done.stderr.splitlines()[-1] == "loaded [] 0", done.stderr
+        return
+    main, child = pty.openpty()
+    with subprocess.Popen(command, env=environ, stdout=child, stderr=subprocess.PIPE, text=True) as process:
+        os.close(child)
+        shown = b""
+        while chunk := _read(main):
+            shown += chunk
+        stderr = process.stderr.read() if process.stderr else ""
+    os.close(main)
+    assert b"\x1b[" in shown
+    assert stderr.splitlines()[-1] == "loaded [] 0", stderr
+
+
+def _read(fd: int) -> bytes:
+    try:
+        return os.read(fd, 65536)
+    except OSError:  # the child closed its end
+        return b""

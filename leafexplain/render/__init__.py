@@ -18,7 +18,7 @@ from leafexplain.named import NamedTuple
 from leafexplain.text import printable
 
 FORMATS = {
-    "rich": "leafexplain.render.rich_view",
+    "rich": "leafexplain.render.ansi",  # the default view; rich_view for --full, show and tables
     "plain": "leafexplain.render.plain",
     "json": "leafexplain.render.json_out",
     "markdown": "leafexplain.render.markdown",

@@ -11,13 +11,16 @@ import re
 import shlex
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Literal
 
 from leafexplain.models import Candidate, ErrorEvent, Finding, Located, Record, Report, Snippet
 from leafexplain.named import NamedTuple
 from leafexplain.render.document import format_frame, other_line, safe
 from leafexplain.render.words import confidence_words, library, match_words, near_words, one_line, shorten
 from leafexplain.text import safe_link
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up
+if TYPE_CHECKING:
+    from typing import Literal
 
 MAX_FIXES = 3
 WHY_CHARS = 420  # the documentation's first sentences; the layout crops them to three lines

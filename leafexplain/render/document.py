@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
 
 from leafexplain.libraries import norm_path
 from leafexplain.models import (
@@ -18,20 +16,23 @@ from leafexplain.models import (
     Report,
     Snippet,
 )
+from leafexplain.named import NamedTuple
 from leafexplain.render.words import match_words, near_words
 from leafexplain.text import clean_line, safe_link
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up
 if TYPE_CHECKING:
+    from typing import Literal
+
     from leafexplain.render import Style
 
-BlockKind = Literal["text", "bullets", "numbered", "code", "snippet", "link"]
+    BlockKind = Literal["text", "bullets", "numbered", "code", "snippet", "link"]
 MAX_TEXT_CHARS = 4000  # a giant field from a foreign record is cut, with a note
 MAX_ITEMS = 50  # ... and so is a giant list (solutions, tips, tags)
 REFUSED_LINK = "(link not shown: only https:// links without credentials are)"
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     kind: BlockKind
     text: str = ""
     items: tuple[str, ...] = ()
@@ -40,14 +41,12 @@ class Block:
     highlight_line: int | None = None
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     title: str
     blocks: tuple[Block, ...]
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
     """One event (or one record, for `show`): a heading, the message, facts, then sections."""
 
     heading: str

@@ -1,4 +1,4 @@
-"""The rich format: renderables built from views, with colour, syntax highlighting and clickable links."""
+"""The rich format's long views (`--full`, `show`) and tables: renderables with colour, syntax highlighting, links."""
 
 from __future__ import annotations
 
@@ -16,10 +16,8 @@ from leafexplain.env import Environment
 from leafexplain.models import Record, Report
 from leafexplain.render import Row
 from leafexplain.render import Style as Options
-from leafexplain.render.brief import briefs, summary_line
 from leafexplain.render.console import make_console
 from leafexplain.render.document import Block, View, record_view, report_views
-from leafexplain.render.screen import Line, report_cards
 from leafexplain.render.tables import record_table_rich
 from leafexplain.text import printable, safe_link
 
@@ -99,60 +97,9 @@ def print_views(console: Console, views: Iterable[View]) -> None:
         console.print(ViewRenderable(view), crop=False)  # a link wider than the screen stays whole
 
 
-CARD_STYLES = {
-    "heading": Style(bold=True),
-    "unknown": Style(bold=True, color="red"),
-    "span": SPAN_STYLE,
-    "label": SECTION_STYLE,
-    "before": Style(bold=True, color="red"),
-    "after": Style(bold=True, color="green"),
-    "example": SECTION_STYLE,
-    "dim": Style(dim=True),
-    "marked": Style(bold=True),
-}
-
-
-def _card_line(line: Line) -> Text:
-    """One row of the default view: styled by role, code highlighted in its language, links clickable."""
-    text = Text(no_wrap=True, overflow="ignore")
-    for segment in line:
-        if segment.role == "link":
-            link = safe_link(segment.target)  # only a checked https link goes into the hyperlink sequence
-            text.append(segment.text, Style(link=link, underline=True, color="blue") if link else None)
-        elif segment.language and segment.text.strip():
-            code = Syntax(segment.text, segment.language, theme=THEME, background_color="default").highlight(
-                segment.text
-            )
-            code.rstrip()
-            if segment.role == "marked":
-                code.stylize(CARD_STYLES["marked"])
-            text.append_text(code)
-        else:
-            text.append(segment.text, CARD_STYLES.get(segment.role))
-    return text
-
-
-def print_cards(console: Console, report: Report, style: Options, hyperlinks: bool) -> None:
-    """The default view: each error on one screen, rows laid out by render/screen.py (the terminal wraps a
-    long URL; nothing else is wider than the screen)."""
-    found = briefs(report, verbose=style.verbose, show_all=style.show_all)
-    for n, lines in enumerate(report_cards(found, console.width, hyperlinks=hyperlinks, full_hint=style.full_hint)):
-        if n:
-            console.print()
-        for line in lines:
-            console.print(_card_line(line), soft_wrap=True)
-    summary = summary_line(report)
-    if summary:
-        console.print()
-        console.print(Text(summary, style=Style(bold=True)))
-
-
 def write_report(report: Report, env: Environment, style: Options) -> None:
-    console = make_console(env, style.color, style.width)
-    if style.full:
-        print_views(console, report_views(report, style))
-    else:
-        print_cards(console, report, style, hyperlinks=env.hyperlinks and env.use_color(style.color))
+    """`--full`: the long view (the default view is render/ansi.py's, which hands `--full` over to this)."""
+    print_views(make_console(env, style.color, style.width), report_views(report, style))
     env.stdout.flush()
 
 
