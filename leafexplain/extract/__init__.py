@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from leafexplain.extract import jupyter, python, rust
 from leafexplain.extract import pytest as pytest_report
-from leafexplain.extract.common import short_class
+from leafexplain.extract.common import exception_class, short_class
 from leafexplain.extract.paste import unfold
 from leafexplain.models import ErrorEvent
 
@@ -26,8 +25,6 @@ MAX_BARE_MESSAGE_LINES = 20
 # In a pasted text, the paragraphs no extractor took are looked up too, for an error's exact
 # wording (a library's banner printed before the traceback, a message quoted in chatter).
 MAX_PARAGRAPHS = 200
-# A text that is only an exception class's name, as a person types it or pytest's `E` line shows it.
-BARE_CLASS = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt)")
 
 
 def _bare_message(text: str, typed: bool) -> list[ErrorEvent]:
@@ -35,7 +32,7 @@ def _bare_message(text: str, typed: bool) -> list[ErrorEvent]:
     stripped = text.strip()
     if not stripped or stripped.count("\n") >= MAX_BARE_MESSAGE_LINES:
         return []
-    if BARE_CLASS.fullmatch(stripped):  # `AssertionError` alone: an exception of that class, with no message
+    if exception_class(stripped):  # `AssertionError` alone: an exception of that class, with no message
         return [ErrorEvent("python", stripped, "", extractor="message", line_number=1, tentative=not typed)]
     event = ErrorEvent(
         language="unknown", error_type=None, message=stripped, extractor="message", line_number=1, tentative=not typed

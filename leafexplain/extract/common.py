@@ -26,6 +26,11 @@ BARE_EXCEPTION = lazy_regex(
 )
 
 
+def exception_class(text: str) -> bool:
+    """`AssertionError`, `json.JSONDecodeError`: the name of an exception class and nothing else."""
+    return BARE_EXCEPTION.match(text + ": x") is not None
+
+
 def short_class(name: str | None) -> str:
     """`json.decoder.JSONDecodeError` -> `JSONDecodeError`: how a class is compared, wherever it was printed from."""
     return (name or "").rsplit(".", 1)[-1]

@@ -5,7 +5,7 @@ A summary line repeats a failure shown in full above it; the registry drops such
 
 from __future__ import annotations
 
-from leafexplain.extract.common import BARE_EXCEPTION, EXCEPTION_LINE, trim_blank, user_frame
+from leafexplain.extract.common import EXCEPTION_LINE, exception_class, trim_blank, user_frame
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.regex import lazy_regex
 
@@ -22,7 +22,7 @@ SHORT_CODE = lazy_regex(r"^ {4}(?P<code>\S.*)$")
 def _split(text: str) -> tuple[str | None, str]:
     """An exception type and message from `Type: message`, `assert ...` or anything else."""
     em = EXCEPTION_LINE.match(text)
-    if em and (em.group("message") is not None or BARE_EXCEPTION.match(text + ": x")):
+    if em and (em.group("message") is not None or exception_class(text)):
         return em.group("type"), em.group("message") or ""
     if text.startswith("assert "):
         return "AssertionError", text

@@ -10,10 +10,11 @@ from leafexplain.regex import lazy_regex
 
 Q = "['\u2018\u2019]"  # pasted text turns quotes typographic
 # `t?hread`: a paste that lost its first character (`hread 'main' panicked at`) is still a panic.
-ANCHOR = lazy_regex(rf"t?hread {Q}(?P<thread>[^'\u2018\u2019]*){Q}(?: \((?P<tid>\d+)\))? panicked at (?P<rest>.*)$")
+THREAD = rf"t?hread {Q}(?P<thread>[^'\u2018\u2019]*){Q}"
+ANCHOR = lazy_regex(rf"{THREAD}(?: \((?P<tid>\d+)\))? panicked at (?P<rest>.*)$")
 # The runtime aborts without a panic for these: no message line, no location.
 ABORT = lazy_regex(
-    rf"^\s*(?:t?hread {Q}(?P<thread>[^'\u2018\u2019]*){Q}(?: \(\d+\))? (?P<overflow>has overflowed its stack)"
+    rf"^\s*(?:{THREAD}(?: \(\d+\))? (?P<overflow>has overflowed its stack)"
     r"|(?P<alloc>memory allocation of \d+ bytes failed))\s*$"
 )
 # `fn main() -> Result<..>` returning an error prints its Debug form: a guess, kept when a record explains it.

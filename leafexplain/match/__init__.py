@@ -28,6 +28,7 @@ from leafexplain.records.patterns import (
     PatternHit,
     compile_pattern,
     message_words,
+    placeholder_only,
     verbatim_fragments,
 )
 from leafexplain.regex import lazy_regex
@@ -149,7 +150,7 @@ class Matcher:
             error_class = self.catalog.classes[n]
             if (
                 error_class
-                and compile_pattern(self.catalog.patterns[n]).literal_chars == 0
+                and placeholder_only(self.catalog.patterns[n])
                 and short_class(error_class) == short_class(event.error_type)
                 and self._same_language(event, n)
             ):

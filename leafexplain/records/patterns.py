@@ -213,6 +213,11 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     return CompiledPattern(matcher, text.literal, text.literal_chars, text.tokens)
 
 
+def placeholder_only(pattern: str) -> bool:
+    """One placeholder and no wording (`{}`): a record for an exception class as such, found by its class."""
+    return compile_pattern(pattern).literal_chars == 0
+
+
 _NOT_VERBATIM = str.maketrans(dict.fromkeys(QUOTES, " "))
 
 

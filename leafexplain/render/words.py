@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from leafexplain.libraries import library_name
 from leafexplain.models import Candidate, Record
-from leafexplain.records.patterns import compile_pattern
+from leafexplain.records.patterns import compile_pattern, placeholder_only
 from leafexplain.text import clean_line
 
 TITLE_CHARS = 48  # a record named by its message: enough words to recognise it on one line
@@ -37,7 +37,7 @@ def headline(record: Record) -> str:
 def record_title(record: Record, limit: int = TITLE_CHARS) -> str:
     """A record named by its message, shortened: `"index out of bounds: the len is 3…"`; a record for an
     exception class as such by its class (`for KeyError`), since its message is only an example value."""
-    if record.errorClass and compile_pattern(record.messagePattern).literal_chars == 0:
+    if record.errorClass and placeholder_only(record.messagePattern):
         return f"for {shorten(one_line(record.errorClass), limit)}"
     return f'"{shorten(headline(record), limit)}"'
 
