@@ -151,7 +151,9 @@ def test_a_frame_ending_like_a_library_file_outside_library_locations_is_not_rea
         event = ErrorEvent("python", "RuntimeError", "m", location=frame, frames=(frame,))
         return library_source(torch, event, paths)
 
-    assert found("elsewhere") is None, "not a library location"
+    elsewhere = found("elsewhere")
+    # The interpreter running the tests may have torch installed: that copy may be found, never this one.
+    assert elsewhere is None or not elsewhere.path.startswith(str(tmp_path)), "not a library location"
     installed = found("venv/lib/python3.11/site-packages")
     assert installed is not None and installed.line == 2
 
