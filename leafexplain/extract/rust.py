@@ -33,6 +33,12 @@ TERMINATOR = lazy_regex(
     r"^(note: run with `RUST_BACKTRACE|stack backtrace:|---- \S+ std(out|err) ----|failures:\s*$"
     r"|test result: |error: test failed|error: process didn't exit|   Doc-tests |\s+Running )"
 )
+# cargo's progress lines (`   Compiling foo v0.1.0`, `    Finished ...`, `     Running ...`): a verb, then its subject.
+CARGO_STATUS = lazy_regex(
+    r"^\s*(?:Compiling|Checking|Finished|Running|Doc-tests|Downloaded|Downloading|Updating|Fresh|Blocking"
+    r"|Documenting|Locking|Adding|Installing|Installed|Packaging|Packaged|Verifying|Uploading|Fetching|Removing"
+    r"|Replacing|Unpacking|Building|Scraping) \S"
+)
 FRAME_FN = lazy_regex(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-f]+ - )?(?P<function>.+?)\s*$")
 FRAME_AT = lazy_regex(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::(?P<col>\d+))?\s*$")
 MAX_MESSAGE_LINES = 200
@@ -113,6 +119,8 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             if found is not None:
                 claimed[i] = True
                 events.append(found)
+            elif CARGO_STATUS.match(raw):
+                claimed[i] = True  # cargo's progress, in every paste of a cargo run: never an error's wording
             i += 1
             continue
         start = i
@@ -165,6 +173,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                 break
             if line.startswith("note: run with `RUST_BACKTRACE"):
                 j += 1
+                i = j  # the panic's own hint: claimed with it, never a paragraph of its own
                 continue
             if line.strip() == "stack backtrace:":
                 frames, j = _parse_backtrace(lines, j + 1, strip)

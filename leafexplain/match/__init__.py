@@ -19,18 +19,20 @@ from collections.abc import Sequence
 
 from leafexplain.extract.common import short_class
 from leafexplain.libraries import library_hints
-from leafexplain.match.fuzzy import fuzzy_ceiling, fuzzy_score, message_content_words, wording_words
+from leafexplain.match.fuzzy import HEAD_SHARE, fuzzy_ceiling, fuzzy_score
 from leafexplain.models import Candidate, ErrorEvent, Finding, Record
 from leafexplain.named import NamedTuple
-from leafexplain.records.catalog import Catalog, catalog_from_records
+from leafexplain.records.catalog import Catalog, candidates_in, catalog_from_records
 from leafexplain.records.patterns import (
     MAX_SEARCH_CHARS,
     PatternHit,
     compile_pattern,
+    content_words,
     message_words,
     placeholder_only,
     verbatim_fragments,
 )
+from leafexplain.records.words import wording_words
 from leafexplain.regex import lazy_regex
 
 # At or above this a candidate explains the event. tests/test_match.py and the corpus of real
@@ -86,21 +88,20 @@ class Matcher:
     def records(self) -> list[Record]:
         return self.catalog.all_records()
 
-    def _candidates(self, message: str) -> list[int]:
-        index = self.catalog.token_index
-        found: set[int] = set(self.catalog.unindexed)
-        for word in message_words(message):
-            found.update(index.get(word, ()))
-        return sorted(found)
+    def _candidates(self, message: str) -> tuple[list[int], dict[int, set[int] | None]]:
+        return candidates_in(self.catalog.token_index, self.catalog.unindexed, message_words(message))
 
     def _same_language(self, event: ErrorEvent, index: int) -> bool:
         """A Rust panic is not explained by a Python record, nor the other way round (but see payloads)."""
         language = self.catalog.languages[index]
         return event.language == "unknown" or language in ("unknown", event.language)
 
-    def _hits(self, message: str, index: int, same_language: bool) -> _Hit | None:
-        """The record's first wording found in the message: its own, else another release's."""
-        for pattern, versions, error_class in self.catalog.wordings(index):
+    def _hits(self, message: str, index: int, same_language: bool, which: set[int] | None) -> _Hit | None:
+        """The record's first wording found in the message: its own, else another release's (of `which`,
+        the wordings whose indexed words the message has; None: all)."""
+        for number, (pattern, versions, error_class) in enumerate(self.catalog.wordings(index)):
+            if which is not None and number not in which:
+                continue
             if not all(fragment in message for fragment in verbatim_fragments(pattern)):
                 continue  # a stretch it needs as written is not in the message: it cannot be found there
             compiled = compile_pattern(pattern)
@@ -161,9 +162,15 @@ class Matcher:
         self, event: ErrorEvent, candidates: list[int], hints: frozenset[str], floor: float | None = None
     ) -> list[_Scored]:
         """Fuzzy scores; with `floor`, only for records that could reach it (the others are left out)."""
-        words = message_content_words(event.message[:FUZZY_MESSAGE_CHARS])
+        words = content_words(event.message[:FUZZY_MESSAGE_CHARS])
         present = set(words)
         out: list[_Scored] = []
+        # The ceiling (_may_reach) reaches the floor only with this share of a wording's head in the message
+        # (or the whole head, more still): the head index finds those wordings without reading the others.
+        share = None if floor is None else (floor - 0.1 - LIBRARY_BONUS - 100.0 * (1 - HEAD_SHARE)) / (100 * HEAD_SHARE)
+        if share is not None and share > 0 and self.catalog.heads is not None:
+            reaching = self.catalog.heads.rows_reaching(present, self.catalog.weight, share)
+            candidates = [n for n in candidates if n in reaching]
         for n in candidates:
             if not self._same_language(event, n):
                 continue
@@ -208,8 +215,8 @@ class Matcher:
         cut = self.threshold if threshold is None else threshold
         message = event.message[:MAX_SEARCH_CHARS]
         hints = library_hints(event)
-        candidates = self._candidates(message)
-        hits = [h for n in candidates if (h := self._hits(message, n, self._same_language(event, n)))]
+        candidates, whole = self._candidates(message)
+        hits = [h for n in sorted(whole) if (h := self._hits(message, n, self._same_language(event, n), whole[n]))]
         if event.tentative:  # found, but as prose or a printed value: ruled out, by the word score too
             ruled_out = {h.index for h in hits if not _stands_as_error(h, message)}
             hits = [h for h in hits if h.index not in ruled_out]

@@ -18,19 +18,15 @@ Everything here is linear in the message (the alignment is rapidfuzz's, in C) an
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from itertools import pairwise
 
 from leafexplain.named import NamedTuple
-from leafexplain.records.patterns import STOPWORDS, split_pattern
-from leafexplain.regex import lazy_regex
+from leafexplain.records.words import HEAD_MIN_WORDS, WordingWords
 
 HEAD_SHARE = 0.4  # of the score: the head clause; the rest is the whole wording
 MIN_WORDS = 3  # a wording of fewer content words would match too much by chance
-# The head: the first clause, or the first clauses until it has HEAD_MIN_WORDS words ("CUDA out of
-# memory. Tried to allocate"), at most HEAD_MAX_WORDS. A message with the whole head, in order and
-# close together, is the same error in another release's words: it scores at least HEAD_FLOOR.
-HEAD_MIN_WORDS, HEAD_MAX_WORDS = 4, 8
+# A message with the whole head (records/words.py), in order and close together, is the same error in
+# another release's words: it scores at least HEAD_FLOOR.
 HEAD_FLOOR = 88.0
 # A message that ends early must still carry this share of the wording's weight, or its whole head
 # and this many words.
@@ -41,50 +37,6 @@ GAP_SLACK = 3
 EXTRA_WORD_COST = 0.03  # each unexplained word inside the matched stretch, beyond the allowance
 MAX_EXTRA_COST = 0.3
 CEILING = 99.0  # only a wording found in the message is exact
-
-_WORD = lazy_regex(r"[A-Za-z0-9]+")
-_CLAUSE_END = lazy_regex(r"[.:;!?(\n]|, but ")
-
-
-class WordingWords(NamedTuple):
-    """A wording as the fuzzy score reads it."""
-
-    words: tuple[str, ...]  # content words, in order
-    head: int  # the first `head` words are the head clause
-    holes: tuple[int, ...]  # placeholders just before each word
-
-
-def content(word: str) -> bool:
-    return len(word) > 1 and not word.isdigit() and word not in STOPWORDS
-
-
-def message_content_words(text: str) -> list[str]:
-    return [w for w in (m.lower() for m in _WORD.findall(text)) if content(w)]
-
-
-@lru_cache(maxsize=8192)
-def wording_words(pattern: str) -> WordingWords:
-    words: list[str] = []
-    holes: list[int] = []
-    pending = 0
-    head: int | None = None
-    for part in split_pattern(pattern):
-        if part is None:
-            pending += 1
-            continue
-        pos = 0
-        for clause_end in [*(m.start() for m in _CLAUSE_END.finditer(part)), len(part)]:
-            for found in _WORD.findall(part, pos, clause_end):  # findall: no Match object per word
-                word = found.lower()
-                if content(word):
-                    words.append(word)
-                    holes.append(pending)
-                    pending = 0
-            pos = clause_end
-            if head is None and clause_end < len(part) and len(words) >= HEAD_MIN_WORDS:
-                head = len(words)
-    head = min(head if head is not None else len(words), HEAD_MAX_WORDS, len(words))
-    return WordingWords(tuple(words), head, tuple(holes))
 
 
 class FuzzyScore(NamedTuple):

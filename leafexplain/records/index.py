@@ -1,9 +1,11 @@
-"""The on-disk record index: built on first use after the record files change, read in one go.
+"""The on-disk record index: built on first use after the record files change, read as a run needs it.
 
 It holds the catalog's columns and, for each record, where its JSON lies (file, offset, length),
 so a run reads the full record only for the matches it shows. Change is detected cheaply: the
 record files' paths, sizes and modification times. The file is written atomically (a temporary
-file, then a rename), so concurrent builders never leave a torn index behind.
+file, then a rename), so concurrent builders never leave a torn index behind. Damage found while
+reading it (index_file.py) is warned about once: the index is removed, built again in memory from
+the record files, and the run goes on with that.
 """
 
 from __future__ import annotations
@@ -22,29 +24,34 @@ from pathlib import Path
 
 from leafexplain.env import cache_dir
 from leafexplain.models import Problem, Record
-from leafexplain.records.catalog import Catalog, record_wordings, wording_tokens
+from leafexplain.records.catalog import Catalog, HeadIndex, posting_row, record_wordings, wording_tokens
 from leafexplain.records.files import Environ, raw_records, record_file_names, record_paths, unwrap
 from leafexplain.records.index_file import (
     FIELD_SEP,
     INDEX_FORMAT,
     TAG_SEP,
-    Column,
-    HashedIndex,
     IndexDamaged,
     IndexUnusable,
-    Rows,
-    decode,
     decode_wordings,
-    encode,
+    encode_parts,
     encode_wordings,
 )
+from leafexplain.records.index_read import (
+    Column,
+    HashedIndex,
+    Rows,
+    Source,
+    file_reader,
+    memory_source,
+    open_source,
+)
 from leafexplain.records.schema import validate_record
-from leafexplain.safeio import FileTooLarge, NotRegularFile, open_regular, read_regular, realpath
+from leafexplain.safeio import FileTooLarge, NotRegularFile, open_regular, realpath
 from leafexplain.version import __version__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
-    from typing import Any
+    pass
 
 Fingerprint = list[tuple[str, int, int, int]]  # (path, size, mtime_ns, source number) of each record file
 Progress = Callable[[int, int], None]  # bytes done, bytes in all
@@ -173,8 +180,10 @@ def fetcher(files: Fingerprint, rows: Rows) -> Callable[[int], Record]:
     return fetch
 
 
-def to_catalog(meta: dict[str, Any], rows: Rows, words: HashedIndex, sources: list[str]) -> Catalog:
-    files = meta["files"]
+def to_catalog(source: Source, sources: list[str]) -> Catalog:
+    meta = source.meta
+    rows = Rows(source)
+    count, wordings = len(rows), source.length("wording_rows")
     return Catalog(
         ids=Column(rows, "id"),
         repos=Column(rows, "repo"),
@@ -183,13 +192,17 @@ def to_catalog(meta: dict[str, Any], rows: Rows, words: HashedIndex, sources: li
         languages=Column(rows, "language"),
         classes=Column(rows, "class", lambda v: v or None),
         tags=Column(rows, "tags", lambda v: v.split(TAG_SEP) if v else []),
-        token_index=words,  # type: ignore[arg-type]
+        token_index=HashedIndex(source, "hashes", "postings", lambda p: posting_row(p) < count),
         unindexed=meta["unindexed"],
-        fetch=fetcher(files, rows),
+        fetch=fetcher(meta["files"], rows),
         variants=Column(rows, "variants", decode_wordings),
         document_frequency=meta["df"],
         problems=tuple(Problem(path, message, line, field) for path, message, line, field in meta["problems"]),
         sources=tuple(sources),
+        heads=HeadIndex(
+            HashedIndex(source, "head_hashes", "head_postings", lambda g: g < wordings),
+            lambda: source.guarded(lambda: (source.whole("wording_rows"), source.whole("head_totals"))),
+        ),
     )
 
 
@@ -200,12 +213,13 @@ def index_path(paths: list[tuple[Path, bool]], environ: Environ) -> Path:
     return cache_dir(environ) / "index" / f"{zlib.crc32(key.encode()):08x}-{len(paths)}.marshal"
 
 
-def read_index(path: Path, files: Fingerprint) -> tuple[dict[str, Any], Rows, HashedIndex]:
+def read_index(path: Path, files: Fingerprint, heal: Callable[[IndexDamaged], Source] | None = None) -> Source:
+    """The index at `path`, its header read and checked; its body is read as it is used (and healed on damage)."""
     # Rows hold a few fields of each record: an index many times the records' size is not ours.
-    largest = 8 * sum(f[1] for f in files) + (1 << 20)
+    largest = 16 * sum(f[1] for f in files) + (1 << 20)
     try:
         # Checked once open, never followed: a symlink to /dev/zero, a FIFO or a folder there is not an index.
-        data = read_regular(path, largest, follow=False)
+        handle = open_regular(path, max_bytes=largest, follow=False, buffering=0)
     except FileNotFoundError:
         raise IndexUnusable("no index yet") from None
     except FileTooLarge as exc:
@@ -216,25 +230,29 @@ def read_index(path: Path, files: Fingerprint) -> tuple[dict[str, Any], Rows, Ha
         if exc.errno in (errno.ELOOP, errno.EMLINK):  # O_NOFOLLOW met a symlink
             raise IndexDamaged("it is a symlink") from None
         raise IndexUnusable(f"unreadable index ({exc.strerror or exc})") from None
-    meta, rows, words = decode(data)
-    if meta.get("format") != INDEX_FORMAT or meta.get("version") != __version__:
-        raise IndexUnusable("index from another version")
-    if meta.get("python") != sys.version:
-        raise IndexUnusable("index from another Python")
-    if meta.get("files") != files:
-        raise IndexUnusable("record files changed")
-    return meta, rows, words
+    try:
+        source = open_source(file_reader(handle), os.fstat(handle.fileno()).st_size, heal)
+        if source.meta.get("python") != sys.version:
+            raise IndexUnusable("index from another Python")
+        if source.meta.get("files") != files:
+            raise IndexUnusable("record files changed")
+    except BaseException:
+        handle.close()
+        raise
+    source.handle = handle  # open while the index is read from, closed with it
+    return source
 
 
-def write_index(path: Path, data: bytes) -> None:
-    """Atomically: readers see the old index or the new one, never part of one."""
+def write_index(path: Path, data: bytes | tuple[bytes, bytearray]) -> None:
+    """Atomically: readers see the old index or the new one, never part of one. `data`: whole, or in parts."""
     import tempfile  # only when writing: it imports random, shutil and more
 
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for part in (data,) if isinstance(data, bytes) else data:
+                handle.write(part)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -272,19 +290,25 @@ def load(
     paths = record_paths(extra, bundled=bundled, configured=configured, environ=environ)
     files, scan_problems, used = scan_files(paths)
     path = index_path(paths, environ)
-    loaded = None
+    source = None
     saved = False
     if use_cache:
+
+        def heal(exc: IndexDamaged) -> Source:
+            warn(f"the record index {path} was damaged ({exc}); rebuilding it")
+            with contextlib.suppress(OSError):
+                path.unlink()
+            return memory_source(encode_parts(*build(files)))
+
         try:
-            loaded = read_index(path, files)
+            source = read_index(path, files, heal)
         except IndexDamaged as exc:
             warn(f"the record index {path} was damaged ({exc}); rebuilding it")
-            loaded = None
         except IndexUnusable:
-            loaded = None
-    if loaded is None:
-        encoded = encode(*build(files, progress))  # the build's lists are freed before the index is decoded
-        loaded = decode(encoded)
+            pass
+    if source is None:
+        encoded = encode_parts(*build(files, progress))  # the build's lists are emptied as they are encoded
+        source = memory_source(encoded)
         if use_cache:
             try:
                 write_index(path, encoded)
@@ -292,7 +316,7 @@ def load(
                 warn(f"cannot write the record index in {path.parent} ({exc.strerror or exc}); working without it")
             else:
                 saved = True
-    catalog = to_catalog(*loaded, used)
+    catalog = to_catalog(source, used)
     catalog.problems = tuple(scan_problems) + catalog.problems
     catalog.saved = saved
     if use_cache:

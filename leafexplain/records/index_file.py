@@ -1,10 +1,11 @@
-"""The record index's file format: a checksum, a marshalled header, flat arrays and one text blob.
+"""The record index's file format, and writing it: a checksummed header, then flat arrays and the rows' text.
 
-Flat arrays and one text blob load in a few copies, where a marshalled list of 100,000 small
-objects takes most of a second to rebuild. Whatever bytes are read back, decoding raises nothing
-but IndexUnusable (rebuilt silently) or IndexDamaged (rebuilt with one warning): past the
-checksum, the shape of every row and every number is checked before the index is used, in a few
-passes at C speed (a file that passes the checksum may still not be ours).
+Layout: the magic line (MAGIC, with the format's number); the CRC-32 of what follows up to the body
+(the header's size, then the header); the header's size (8 bytes); the header (marshal: format,
+version, Python, the record files, problems, counts, each section's place, the CRC-32 of every
+BLOCK bytes of the body); the body (SECTIONS, each 8-byte aligned). A run at 100,000 records needs
+a few dozen rows and a few words' postings: index_read.py reads the header and then only the blocks
+that hold them, each checked the first time it is read.
 """
 
 from __future__ import annotations
@@ -12,20 +13,19 @@ from __future__ import annotations
 import marshal
 import zlib
 from array import array
-from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from leafexplain.records.catalog import Wording, build_token_index, document_frequency
+from leafexplain.records.catalog import Wording, build_head_index, build_token_index, document_frequency, word_weight
 from leafexplain.records.files import MAX_SINGLE_FILE_BYTES
-from leafexplain.version import __version__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
-    from typing import Any
+    pass
 
 # 3: a checksum after the magic line; 4: each record's other wordings, word frequencies;
-# 5: rows ended by ROW_END, each record's place as numbers, their shape checked at load
-INDEX_FORMAT = 5
+# 5: rows ended by ROW_END, each record's place as numbers, their shape checked at load;
+# 6: a checksum per block, read as needed; postings name the wording; each wording's head words
+INDEX_FORMAT = 6
 
 
 class IndexUnusable(Exception):
@@ -40,16 +40,29 @@ class IndexDamaged(IndexUnusable):
 # (PLACE_FIELDS) is kept apart, as numbers.
 ROW_FIELDS = ("id", "repo", "slug", "pattern", "language", "class", "tags", "variants")
 PLACE_FIELDS = ("file", "offset", "length", "item", "line")
-FIELD_SEP, TAG_SEP, ROW_END = "\x1f", "\x1e", "\x1a"  # validation keeps these out of every indexed field
+FIELD_SEP, TAG_SEP = "\x1f", "\x1e"  # validation keeps these out of every indexed field
 WORDING_SEP, PART_SEP = "\x1d", "\x1c"  # and these two: a record's other wordings, and the parts of one
-# What is left of a good blob once everything but the field and row separators is deleted: this, once per row.
-_SKELETON = ((FIELD_SEP * (len(ROW_FIELDS) - 1)) + ROW_END).encode()
-_NOT_SEPARATORS = bytes(b for b in range(256) if b not in _SKELETON)
 MAGIC_NAME = b"LEAFEXPLAIN-INDEX"
-# The format's number is in the magic line; after it, the checksum of all that follows, checked
-# before anything is parsed (marshal trusts its input: a corrupted size could ask for gigabytes).
-MAGIC = MAGIC_NAME + b"/5\n"
+# The format's number is in the magic line; after it, the checksum of the header (its size, then the
+# header), checked before the header is parsed (marshal trusts its input: a corrupted size could ask for
+# gigabytes). The header holds the checksum of each block of the body.
+MAGIC = MAGIC_NAME + b"/6\n"
+PREFIX = len(MAGIC) + 4 + 8
+MAX_HEADER_BYTES = 64 << 20
+BLOCK = 1 << 12  # a page: a lookup reads a few, checked in microseconds
 MAX_RECORD_BYTES = MAX_SINGLE_FILE_BYTES  # no record is read from more than one file's worth of bytes
+# The body's sections, in order, and their array type codes.
+SECTIONS = (
+    ("hashes", "I"),  # the checksum of each indexed word (the rarest of each wording), sorted
+    ("postings", "I"),  # beside each, a posting (catalog.posting: row, wording, words indexed)
+    ("head_hashes", "I"),  # the checksum of each word of each wording's head, sorted
+    ("head_postings", "I"),  # beside each, the wording, numbered over all rows
+    ("wording_rows", "I"),  # of each wording: its row
+    ("head_totals", "d"),  # and its head's weight
+    ("places", "q"),  # PLACE_FIELDS of each row in turn
+    ("row_ends", "Q"),  # where each row's text ends in `rows`
+    ("rows", "B"),  # the rows' text, UTF-8, fields separated by FIELD_SEP
+)
 
 
 def encode_wordings(wordings: tuple[Wording, ...]) -> str:
@@ -71,166 +84,79 @@ def decode_wordings(field: str) -> tuple[Wording, ...]:
 def encode(
     meta: dict[str, object], rows: list[str], words: list[tuple[tuple[str, ...], ...]], places: Sequence[int] = ()
 ) -> bytes:
-    """Metadata, then flat arrays (word hashes and their rows, each record's place: PLACE_FIELDS in turn), then
-    the rows' text, each ended by ROW_END."""
-    token_index, unindexed = build_token_index(words)
-    meta = {**meta, "df": document_frequency(words)}
-    # (hash, row) pairs sorted as one number each: a third of the memory of a tuple each, at 100,000 records.
-    pairs = sorted((zlib.crc32(word.encode()) << 32) | n for word, ns in token_index.items() for n in ns)
-    del token_index
-    hashes = array("I", (pair >> 32 for pair in pairs))
-    postings = array("I", (pair & 0xFFFFFFFF for pair in pairs))
-    del pairs
-    blob = "".join(row + ROW_END for row in rows).encode("utf-8")
-    parts = []
-    for arr in (hashes, postings, array("q", places)):
-        raw = arr.tobytes()
-        parts += [len(raw).to_bytes(8, "little"), raw]
-    parts.append(blob)
-    header = marshal.dumps({**meta, "unindexed": unindexed, "count": len(rows)})
-    return sealed([len(header).to_bytes(8, "little"), header, *parts])
+    """Metadata, then the sections (SECTIONS), each checked by block: the index file's bytes."""
+    return b"".join(encode_parts(meta, rows, words, places))
+
+
+def encode_parts(
+    meta: dict[str, object], rows: list[str], words: list[tuple[tuple[str, ...], ...]], places: Sequence[int] = ()
+) -> tuple[bytes, bytearray]:
+    """The index file as its start (magic line, checksum, header) and its body, not joined: at 100,000 records
+    a copy of the whole is 27 MB. `rows` and `words` are emptied as they are used (they are the build's)."""
+    df = document_frequency(words)  # first: its count of every word is freed before the index is made
+    keys, unindexed = build_token_index(words, df)
+    words.clear()
+    hashes, postings = array("I", (k >> 32 for k in keys)), array("I", (k & 0xFFFFFFFF for k in keys))
+    del keys
+    count = len(rows)
+
+    def weight(word: str) -> float:
+        return word_weight(count, df.get(word, 1))
+
+    def wordings(row: str) -> list[str]:
+        fields = (row.split(FIELD_SEP) + [""] * len(ROW_FIELDS))[: len(ROW_FIELDS)]  # a crafted row too
+        return [fields[3], *(v[0] for v in decode_wordings(fields[7]))]
+
+    # One row at a time (generators, not lists): at 100,000 records a list of each row's fields is 60 MB.
+    keys, wording_rows, head_totals = build_head_index(map(wordings, rows), weight)
+    head_hashes, head_postings = array("I", (k >> 32 for k in keys)), array("I", (k & 0xFFFFFFFF for k in keys))
+    del keys
+    row_ends, end = array("Q"), 0
+    for size in (len(row.encode("utf-8")) for row in rows):
+        end += size
+        row_ends.append(end)
+    arrays = [hashes, postings, head_hashes, head_postings, wording_rows, head_totals, array("q", places), row_ends]
+    del hashes, postings, head_hashes, head_postings, wording_rows, head_totals, row_ends
+    sections: list[tuple[int, int]] = []
+    offset = 0
+    for size in [len(a) * a.itemsize for a in arrays] + [end]:
+        offset += -offset % 8  # every section starts aligned
+        sections.append((offset, size))
+        offset += size
+    body = bytearray(offset)
+    for (at, size), part in zip(sections, arrays, strict=False):
+        body[at : at + size] = part.tobytes()
+    arrays.clear()
+    at = sections[-1][0]
+    for row in rows:  # row by row: the rows joined, then encoded, would be two more copies of them
+        text = row.encode("utf-8")
+        body[at : at + len(text)] = text
+        at += len(text)
+    rows.clear()
+    view = memoryview(body)
+    checksums = array("I", (zlib.crc32(view[at : at + BLOCK]) for at in range(0, len(body), BLOCK)))
+    view.release()
+    header = marshal.dumps(
+        {
+            **meta,
+            "df": df,
+            "unindexed": unindexed,
+            "count": count,
+            "sections": sections,
+            "blocks": checksums.tobytes(),
+            "body": len(body),
+        }
+    )
+    size = len(header).to_bytes(8, "little")
+    return sealed([size, header]), body
 
 
 def sealed(content: bytes | list[bytes]) -> bytes:
-    """The magic line, the checksum of the content, the content: a torn or corrupted file is caught
-    before any of it is parsed. Content in parts is joined once, with the rest (no copy of the whole)."""
+    """The magic line, the checksum of the header (the size that opens `content`, and as many bytes after it),
+    then the content: given whole, or as [size, header, body] (joined once, with the rest: no copy of the whole)."""
     parts = [content] if isinstance(content, bytes) else content
-    checksum = 0
-    for part in parts:
-        checksum = zlib.crc32(part, checksum)
+    if len(parts) == 1:
+        checksum = zlib.crc32(parts[0][: 8 + int.from_bytes(parts[0][:8], "little")])
+    else:
+        checksum = zlib.crc32(parts[1], zlib.crc32(parts[0]))
     return b"".join([MAGIC, checksum.to_bytes(4, "little"), *parts])
-
-
-def decode(data: bytes) -> tuple[dict[str, object], Rows, HashedIndex]:
-    """The index's parts, or IndexDamaged: whatever the bytes, nothing else is raised."""
-    if not data.startswith(MAGIC):
-        if data.startswith(MAGIC_NAME):
-            raise IndexUnusable("index from another version")  # an upgrade, not damage: rebuilt silently
-        raise IndexDamaged("not an index file")
-    start = len(MAGIC) + 4
-    if int.from_bytes(data[len(MAGIC) : start], "little") != zlib.crc32(memoryview(data)[start:]):
-        raise IndexDamaged("its checksum does not match")
-    try:
-        return _decode(data)
-    except IndexUnusable:
-        raise
-    except Exception as exc:  # marshal and array meet arbitrary bytes here: any failure means damage
-        raise IndexDamaged(f"{type(exc).__name__} while reading it") from None
-
-
-def _decode(data: bytes) -> tuple[dict[str, object], Rows, HashedIndex]:
-    pos = len(MAGIC) + 4
-    size = int.from_bytes(data[pos : pos + 8], "little")
-    if size > len(data) - pos - 8 or data[pos + 8 : pos + 9] not in (b"{", b"\xfb"):
-        raise IndexDamaged("its header is cut short")
-    meta = marshal.loads(data[pos + 8 : pos + 8 + size])
-    pos += 8 + size
-    if not isinstance(meta, dict):
-        raise IndexDamaged("its header is not a table")
-    if meta.get("format") != INDEX_FORMAT or meta.get("version") != __version__:
-        raise IndexUnusable("index from another version")  # an upgrade, not damage: rebuilt silently
-    arrays = []
-    for code in ("I", "I", "q"):
-        size = int.from_bytes(data[pos : pos + 8], "little")
-        arr = array(code)
-        arr.frombytes(data[pos + 8 : pos + 8 + size])
-        arrays.append(arr)
-        pos += 8 + size
-    hashes, postings, places = arrays
-    count = meta.get("count")
-    if not isinstance(count, int) or count < 0:
-        raise IndexDamaged("its sizes disagree")
-    _check_meta(meta, count)
-    rows = _check_rows(data[pos:], count)
-    if len(places) != count * len(PLACE_FIELDS):
-        raise IndexDamaged("its sizes disagree")
-    if len(hashes) != len(postings):
-        raise IndexDamaged("its sizes disagree")
-    return meta, Rows(rows, places), HashedIndex(hashes, postings, count)
-
-
-def _check_meta(meta: dict[Any, Any], count: int) -> None:
-    """The header's fields have the shapes `to_catalog` relies on."""
-    unindexed, problems, files = meta.get("unindexed"), meta.get("problems"), meta.get("files")
-    df = meta.get("df")
-    ok = (
-        isinstance(df, dict)
-        and all(isinstance(k, str) and isinstance(v, int) for k, v in df.items())
-        and isinstance(unindexed, list)
-        and all(isinstance(n, int) and 0 <= n < count for n in unindexed)
-        and isinstance(problems, list)
-        and all(isinstance(p, tuple) and len(p) == 4 and all(isinstance(v, str) for v in p[:2]) for p in problems)
-        and isinstance(files, list)
-    )
-    if not ok:
-        raise IndexDamaged("its header fields are of the wrong kinds")
-
-
-def _check_rows(blob: bytes, count: int) -> list[bytes]:
-    """The rows, once every one is known to have all its fields: with everything but the separators deleted,
-    a good blob is the skeleton of one row, `count` times."""
-    if count * len(_SKELETON) > len(blob) or blob.translate(None, _NOT_SEPARATORS) != _SKELETON * count:
-        raise IndexDamaged("its rows are malformed")
-    return blob.split(ROW_END.encode())[:-1]
-
-
-class Rows:
-    """The index rows, decoded one at a time when asked for, and where each record lies."""
-
-    def __init__(self, rows: list[bytes], places: array[int]) -> None:
-        self.rows, self.places = rows, places
-        self.cache: dict[int, list[str]] = {}
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, index: int) -> list[str]:
-        row = self.cache.get(index)
-        if row is None:
-            # Every row has its fields (checked at load); text that is not UTF-8 cannot pass for a record's:
-            # the record read from its file is compared with it.
-            row = self.rows[index].decode("utf-8", "replace").split(FIELD_SEP)
-            self.cache[index] = row
-        return row
-
-    def place(self, index: int, files: int) -> tuple[int, ...]:
-        """(file, offset, length, item, line) of the record in row `index`, of the `files` the header names.
-        Checked here, for the few records a run reads in full, rather than all of them at load; a place that
-        cannot be (a file not named, a length past any record's) means the index is not ours: IndexDamaged."""
-        width = len(PLACE_FIELDS)
-        file, offset, length, item, line = self.places[index * width : (index + 1) * width]
-        if not (0 <= file < files and offset >= 0 and 0 <= length <= MAX_RECORD_BYTES and item >= -1 and line >= 0):
-            raise IndexDamaged(f"the place of row {index} is out of range")
-        return file, offset, length, item, line
-
-
-class Column(Sequence["Any"]):  # quoted: typing is not imported at run time
-    """One field of every row, as a read-only sequence."""
-
-    def __init__(self, rows: Rows, field: str, convert: Callable[[str], Any] = str) -> None:
-        self.rows, self.position, self.convert = rows, ROW_FIELDS.index(field), convert
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, index: int) -> Any:  # type: ignore[override]
-        return self.convert(self.rows[index][self.position])
-
-
-class HashedIndex:
-    """Word -> rows, looked up by the word's checksum in a sorted array (a collision only adds a
-    candidate, which the pattern then rejects). A row number past the rows (an index that is not ours)
-    is passed over here, for the few words a run looks up, rather than checked for all at load."""
-
-    def __init__(self, hashes: array[int], postings: array[int], rows: int) -> None:
-        self.hashes, self.postings, self.rows = hashes, postings, rows
-
-    def get(self, word: str, default: Sequence[int] = ()) -> Sequence[int]:
-        key = zlib.crc32(word.encode())
-        i = bisect_left(self.hashes, key)
-        found = []
-        while i < len(self.hashes) and self.hashes[i] == key:
-            if self.postings[i] < self.rows:
-                found.append(self.postings[i])
-            i += 1
-        return found or default
