@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 _NUMBER = {name: n for n, (name, _) in enumerate(SECTIONS)}
+WHOLE_BYTES = 1 << 18  # a section this small is read whole when first searched
 
 
 class Body:
@@ -138,13 +139,21 @@ class HashedIndex:
 
     def __init__(self, source: Source, hashes: str, postings: str, limit: Callable[[int], bool]) -> None:
         self.source, self.hashes, self.postings, self.limit = source, hashes, postings, limit
+        self.found: dict[str, list[int]] = {}
 
     def get(self, word: str, default: Sequence[int] = ()) -> Sequence[int]:
-        return self.source.guarded(lambda: self._get(word)) or default
+        found = self.found.get(word)
+        if found is None:  # a log of 200 errors looks the same words up again and again
+            found = self.found[word] = self.source.guarded(lambda: self._get(word))
+        return found or default
 
     def _get(self, word: str) -> list[int]:
         key = zlib.crc32(word.encode())
-        hashes = _Items(self.source, self.hashes)
+        hashes: Sequence[int]
+        if self.source.length(self.hashes) * 4 <= WHOLE_BYTES:
+            hashes = self.source.whole(self.hashes)  # small (the bundled records'): read once, searched in C
+        else:
+            hashes = _Items(self.source, self.hashes)
         start = bisect_left(hashes, key)
         if start == len(hashes) or hashes[start] != key:
             return []
