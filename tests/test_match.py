@@ -163,3 +163,25 @@ def test_a_record_for_an_exception_class_explains_what_nothing_more_specific_doe
     # A wording found beats the class record.
     specific = best(python("KeyError", "'Expecting value: line 1 column 1 (char 0)'"))
     assert specific.method == "regex"
+
+
+@pytest.mark.parametrize(
+    ("message", "slug"),
+    [
+        # rendered markdown (an issue's text, a chat): code spans lose their backticks
+        ("called Option::unwrap() on a None value", "called-option-unwrap-on-a-none-value"),
+        ("assertion failed: (left == right)\n  left: Greater,\n right: Equal", "assertion-left-right-failed-left-3-right-2"),
+        ("missing field data at line 1 column 2", "missing-field-email-at-line-1-column-15"),
+    ],
+)
+def test_a_wording_copied_from_rendered_markdown_is_found_without_its_backticks(message: str, slug: str) -> None:
+    found = best(rust(message))
+    assert found is not None and found.record.slug == slug and found.score == 100.0
+
+
+def test_a_message_with_backticks_is_held_to_them() -> None:
+    """Only a message with no backtick at all is read as markdown's rendering: one that keeps them, or uses
+    other quotes in their place, is matched as written."""
+    assert best(rust("called `Option::unwrap()` on a `None` value")).score == 100.0
+    assert best(rust("called 'Option::unwrap()' on a 'None' value")).score == 100.0
+    assert best(rust("called `Option::unwrap() on a None value")).method == "fuzzy"

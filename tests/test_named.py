@@ -57,3 +57,36 @@ def test_a_field_without_a_default_after_one_with_a_default_is_refused() -> None
             value: int
 
             def _replace(self) -> None: ...
+
+
+def test_calls_and_copies_behave_as_typing_namedtuple_does() -> None:
+    import copy
+    import pickle
+
+    for make in (Ours, Theirs):
+        assert make("a") == make(name="a") == make("a", None, ()) == make("a", tags=())
+        assert make._make(["b", 2, ("t",)]).tags == ("t",)
+        assert make.__match_args__ == ("name", "size", "tags")
+        value = make("a", 3)
+        assert copy.copy(value) == value and copy.deepcopy(value) == value
+        match value:
+            case (name, size, tags):
+                assert (name, size, tags) == ("a", 3, ())
+        for wrong in ((), ("a", 1, (), 4)):
+            with pytest.raises(TypeError):
+                make(*wrong)
+        for keywords in ({"name": "a", "colour": 1}, {"size": 1}):
+            with pytest.raises(TypeError):
+                make(**keywords)
+        with pytest.raises(TypeError):
+            make("a", name="b")
+        with pytest.raises(ValueError):
+            value._replace(colour=1)
+        with pytest.raises(TypeError):
+            make._make(["too", "few"])
+    assert pickle.loads(pickle.dumps(ValueForPickle("p", 1))) == ValueForPickle("p", 1)
+
+
+class ValueForPickle(NamedTuple):
+    name: str
+    size: int = 0

@@ -8,6 +8,7 @@ the lines `leafexplain update` keeps for records whose library is not installed 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from leafexplain.locate.files import LocalPaths
@@ -36,7 +37,7 @@ def find_sources(findings: Sequence[Finding], paths: LocalPaths) -> tuple[Locate
 def _from_cache(record: Record, paths: LocalPaths) -> CachedSnippet | None:
     """A file read, only for a record with no installed source: its own snippet may be from a commit
     that is not in the repository's history (the seed's), and then the cached lines from a release take its place."""
-    if paths.sources is None:
+    if paths.sources is None or not os.path.isdir(paths.sources):  # `update` never ran: nothing to import either
         return None
     from leafexplain.locate.cached import cached_snippet
 
