@@ -170,7 +170,10 @@ def test_a_record_for_an_exception_class_explains_what_nothing_more_specific_doe
     [
         # rendered markdown (an issue's text, a chat): code spans lose their backticks
         ("called Option::unwrap() on a None value", "called-option-unwrap-on-a-none-value"),
-        ("assertion failed: (left == right)\n  left: Greater,\n right: Equal", "assertion-left-right-failed-left-3-right-2"),
+        (
+            "assertion failed: (left == right)\n  left: Greater,\n right: Equal",
+            "assertion-left-right-failed-left-3-right-2",
+        ),
         ("missing field data at line 1 column 2", "missing-field-email-at-line-1-column-15"),
     ],
 )
