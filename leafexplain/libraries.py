@@ -52,16 +52,19 @@ _BURN_CRATE = lazy_regex(
 )
 _RUST_STD_PATH = lazy_regex(r"(^|/)library/(std|core|alloc)/")
 _TORCH_PATH = lazy_regex(r"[/\\]torch[/\\]")
+# What each library regex cannot match without: looked for first, as substrings.
+_RUST_LIBRARY_PARTS = ("rustc/", "/.cargo/", "/.rustup/", "/rustlib/src/", "library/", "crates/burn")
+_PYTHON_LIBRARY_PARTS = ("-packages", "python", "<frozen ", "Lib")
 _CPYTHON_PATH = lazy_regex(r"[/\\]lib(64)?[/\\]python3(\.\d+)?[/\\](?!.*(site|dist)-packages)")
 
 
 def is_library_frame(frame: Frame, language: str) -> bool:
     """A frame in a library (the standard library, a registry crate, burn, site-packages), not the user's code."""
     if language == "rust":
-        if _RUST_LIBRARY.search(frame.file):
+        if any(part in frame.file for part in _RUST_LIBRARY_PARTS) and _RUST_LIBRARY.search(frame.file):
             return True
         return bool(frame.function and not frame.file and _RUST_STD_FUNCTION.match(frame.function))
-    return bool(_PYTHON_LIBRARY.search(frame.file))
+    return any(part in frame.file for part in _PYTHON_LIBRARY_PARTS) and bool(_PYTHON_LIBRARY.search(frame.file))
 
 
 def library_hints(event: ErrorEvent) -> frozenset[str]:
@@ -70,13 +73,15 @@ def library_hints(event: ErrorEvent) -> frozenset[str]:
     frames = list(event.frames) + ([event.location] if event.location else [])
     for frame in frames:
         text = f"{frame.file} {frame.function or ''}"
-        if "/rustc/" in text or _RUST_STD_PATH.search(text):
+        # Each regex only where the words it needs are: most frames name none of these libraries, and a
+        # regex is compiled at its first use, in every run.
+        if "/rustc/" in text or ("library/" in text and _RUST_STD_PATH.search(text)):
             hints.add(RUST_REPO)
-        if _BURN_CRATE.search(text):
+        if "burn" in text and _BURN_CRATE.search(text):
             hints.add(BURN_REPO)
-        if _TORCH_PATH.search(text):
+        if "torch" in text and _TORCH_PATH.search(text):
             hints.add(TORCH_REPO)
-        if _CPYTHON_PATH.search(text):
+        if "python3" in text and _CPYTHON_PATH.search(text):
             hints.add(CPYTHON_REPO)
     return frozenset(hints)
 

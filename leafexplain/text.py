@@ -47,19 +47,36 @@ def _on_screen(line: str) -> str:
     return segments[-1] if segments else ""
 
 
+_GONE: dict[str, dict[int, None]] = {}
+
+
+def all_printable(text: str, allowed: str = "") -> bool:
+    """Every character printable, or one of `allowed` (tab, newline ...): then no control character, C1, bidi
+    control or lone surrogate is there (none is printable), and a regex that looks for them need not run, nor be
+    compiled (a run that never meets one never compiles it). False only says that one may be there."""
+    if text.isprintable():
+        return True
+    if not allowed:
+        return False
+    table = _GONE.get(allowed)
+    if table is None:
+        table = _GONE[allowed] = str.maketrans("", "", allowed)
+    return text.translate(table).isprintable()
+
+
 def clean_line(line: str) -> str:
     """One line as a person saw it: escapes gone, a carriage-return overwrite resolved."""
     line = _ESCAPES.sub("", line)
     if "\r" in line:
         line = _on_screen(line)
-    return _CONTROLS.sub("", line)
+    return line if all_printable(line, "\t\n\r") else _CONTROLS.sub("", line)
 
 
 def printable(text: str) -> str:
     """A one-line diagnostic fit for a terminal: a file name or a user's argument quoted in it has its
     control characters shown escaped (`\\x1b`, `\\n`), as `ls -b` does, so nothing in it acts on
     the terminal or passes for a line of its own."""
-    return _UNPRINTABLE.sub(_escaped, text)
+    return text if text.isprintable() else _UNPRINTABLE.sub(_escaped, text)
 
 
 def _escaped(m: re.Match[str]) -> str:
@@ -81,6 +98,8 @@ def normalize(text: str) -> str:
         text = "\n".join(_on_screen(line) if "\r" in line else line for line in text.split("\n"))
     if text.isascii():  # known at once: no bidi control, C1 or surrogate; a C0 control found by a C-speed pass
         return _MARKED.sub(MARK, text) if text.encode("ascii").translate(None, _PLAIN_ASCII) else text
+    if all_printable(text, "\t\n"):  # no `\r` is left by now
+        return text
     return _MARKED.sub(MARK, _BIDI.sub("", text))
 
 

@@ -307,3 +307,20 @@ def test_the_seed_still_matches_through_escape_noise(cli) -> None:
     noisy = "\n".join([HOSTILE, "\x1b]0;unterminated title", panic, HOSTILE, "\x1bP never closed"])
     result = cli("--format", "json", input=noisy.encode("utf-8", "surrogatepass"))
     assert result.returncode == 0 and SEED_ID in explained_ids(result.stdout)
+
+
+def test_the_printable_shortcut_never_lets_a_control_character_by() -> None:
+    """`all_printable` spares the regexes that look for control, C1, bidi and surrogate characters (and their
+    compiling) when none can be there: it must never say so of a character one of them would find."""
+    from leafexplain.locate.files import _NOT_A_PATH
+    from leafexplain.records.schema import _CONTROL, _SURROGATE
+    from leafexplain.text import _CONTROLS, _MARKED, _UNPRINTABLE, all_printable
+
+    checks = [(_CONTROLS, "\t\n\r"), (_MARKED, "\t\n"), (_UNPRINTABLE, ""), (_CONTROL, "\t\n"), (_SURROGATE, "\t\n\r")]
+    for code in range(0x10000):
+        char = chr(code)
+        for regex, allowed in checks:
+            if all_printable(f"a{char}b", allowed):
+                assert not regex.search(char), (hex(code), regex.pattern)
+        if char.isprintable() and char != "\ufffd":
+            assert not _NOT_A_PATH.search(char), hex(code)

@@ -25,6 +25,7 @@ _EMPHASIS = lazy_regex(
     r"[^`*]*?)(?P=mark)(?P<rest>.*)$"
 )
 
+_EXCEPTION_WORDS = ("Error", "Exception", "Warning", "Exit", "Interrupt")
 # Emphasis opened before an exception line and closed on a later line (`_KeyError: 'x'` ... `KeyError_`):
 # the opening mark goes; a single `_` only before a capital, as `_pickle.PicklingError` is a name.
 _OPEN_EMPHASIS = lazy_regex(
@@ -68,9 +69,13 @@ def unfold(lines: list[str]) -> tuple[list[str], list[int]]:
             out.extend(unfolded)
             origin.extend([number] * len(unfolded))
             continue
-        if line[:1] in "*_` \t" and (m := _EMPHASIS.match(line) or _OPEN_EMPHASIS.match(line)):
+        if (
+            line.lstrip()[:1] in ("*", "_", "`")
+            and any(word in line for word in _EXCEPTION_WORDS)  # what both regexes need: compiled only then
+            and (m := _EMPHASIS.match(line) or _OPEN_EMPHASIS.match(line))
+        ):
             line = m.group("indent") + m.group("inner") + m.group("rest")
-        elif "`" in line and (code := _INLINE_CODE.search(line)):
+        elif "`" in line and any(w in line for w in _EXCEPTION_WORDS[:3]) and (code := _INLINE_CODE.search(line)):
             parts = [line[: code.start()], code.group("inner"), line[code.end() :]]
             out.extend(parts)
             origin.extend([number] * len(parts))

@@ -34,11 +34,42 @@ TERMINATOR = lazy_regex(
     r"|test result: |error: test failed|error: process didn't exit|   Doc-tests |\s+Running )"
 )
 # cargo's progress lines (`   Compiling foo v0.1.0`, `    Finished ...`, `     Running ...`): a verb, then its subject.
-CARGO_STATUS = lazy_regex(
-    r"^\s*(?:Compiling|Checking|Finished|Running|Doc-tests|Downloaded|Downloading|Updating|Fresh|Blocking"
-    r"|Documenting|Locking|Adding|Installing|Installed|Packaging|Packaged|Verifying|Uploading|Fetching|Removing"
-    r"|Replacing|Unpacking|Building|Scraping) \S"
+CARGO_VERBS = frozenset(
+    (
+        "Compiling",
+        "Checking",
+        "Finished",
+        "Running",
+        "Doc-tests",
+        "Downloaded",
+        "Downloading",
+        "Updating",
+        "Fresh",
+        "Blocking",
+        "Documenting",
+        "Locking",
+        "Adding",
+        "Installing",
+        "Installed",
+        "Packaging",
+        "Packaged",
+        "Verifying",
+        "Uploading",
+        "Fetching",
+        "Removing",
+        "Replacing",
+        "Unpacking",
+        "Building",
+        "Scraping",
+    )
 )
+
+
+def cargo_status(line: str) -> bool:
+    verb, _, subject = line.lstrip().partition(" ")
+    return verb in CARGO_VERBS and subject[:1] not in ("", " ")
+
+
 FRAME_FN = lazy_regex(r"^\s*(?P<index>\d+):\s+(?:0x[0-9a-f]+ - )?(?P<function>.+?)\s*$")
 FRAME_AT = lazy_regex(r"^\s+at (?P<file>.+?):(?P<line>\d+)(?::(?P<col>\d+))?\s*$")
 MAX_MESSAGE_LINES = 200
@@ -119,7 +150,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             if found is not None:
                 claimed[i] = True
                 events.append(found)
-            elif CARGO_STATUS.match(raw):
+            elif cargo_status(raw):
                 claimed[i] = True  # cargo's progress, in every paste of a cargo run: never an error's wording
             i += 1
             continue

@@ -151,7 +151,9 @@ def is_file(path: Path) -> bool:
 
 def plain_path(file: str) -> bool:
     """A frame's path that names a file: not `<string>` or `<frozen ...>`, no control character in it."""
-    return bool(file) and not file.startswith("<") and not _NOT_A_PATH.search(file)
+    if not file or file.startswith("<"):
+        return False
+    return (file.isprintable() and "\ufffd" not in file) or not _NOT_A_PATH.search(file)  # the regex: a rare file
 
 
 def _candidates(file: str, paths: LocalPaths) -> list[Path]:

@@ -20,9 +20,10 @@ from leafexplain.libraries import (
 from leafexplain.locate.files import Found, LocalPaths, is_file, read_lines
 from leafexplain.models import Frame, Record
 from leafexplain.named import NamedTuple
+from leafexplain.regex import lazy_regex
 from leafexplain.safeio import open_regular, realpath
 
-_RUSTC_VERSION = re.compile(rb'\[pkg\.rustc\]\s*\nversion = "([^"\n]{1,100})"')
+_RUSTC_VERSION: re.Pattern[bytes] = lazy_regex(rb'\[pkg\.rustc\]\s*\nversion = "([^"\n]{1,100})"')  # type: ignore[arg-type,assignment]
 
 
 class _RustSrc(NamedTuple):

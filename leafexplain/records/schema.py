@@ -7,7 +7,7 @@ import re
 from leafexplain.models import Problem, Record, Variant
 from leafexplain.records.patterns import pattern_text, split_pattern
 from leafexplain.regex import lazy_regex
-from leafexplain.text import safe_link
+from leafexplain.text import all_printable, safe_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
@@ -89,6 +89,16 @@ MIN_LITERAL_CHARS = 4
 _CONTROL = lazy_regex(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # JSON can spell a lone surrogate (`"\\ud800"`): not text, and it cannot be written out as UTF-8.
 _SURROGATE = lazy_regex(r"[\ud800-\udfff]")
+
+
+def _has_control(text: str) -> bool:
+    return not all_printable(text, "\t\n") and bool(_CONTROL.search(text))
+
+
+def _has_surrogate(text: str) -> bool:
+    return not all_printable(text, "\t\n\r") and bool(_SURROGATE.search(text))
+
+
 NO_CONTROL_FIELDS = ("id", "repo", "slug", "messagePattern", "errorClass", "errorType")
 MAX_FIELD_CHARS = 200_000
 
@@ -136,9 +146,9 @@ def _variants(entries: list[dict[str, Any]], problem: Any) -> tuple[tuple[Varian
                 continue
             if not _type_ok(value, kind) or (isinstance(value, str) and not value.strip()):
                 problems.append(problem(f"must be a non-empty {kind}", f"{where}.{key}"))
-            elif isinstance(value, str) and (len(value) > MAX_FIELD_CHARS or _SURROGATE.search(value)):
+            elif isinstance(value, str) and (len(value) > MAX_FIELD_CHARS or _has_surrogate(value)):
                 problems.append(problem("is too long or not valid Unicode text", f"{where}.{key}"))
-            elif isinstance(value, str) and _CONTROL.search(value):
+            elif isinstance(value, str) and _has_control(value):
                 problems.append(problem("contains control characters", f"{where}.{key}"))
         if len(problems) > before:
             continue
@@ -182,7 +192,7 @@ def validate_record(
             problems.append(problem(f"is longer than {MAX_FIELD_CHARS} characters", name))
             continue
         texts = [value] if isinstance(value, str) else value if name in LIST_FIELDS else []
-        if any(_SURROGATE.search(text) for text in texts):
+        if any(_has_surrogate(text) for text in texts):
             problems.append(problem("holds a lone surrogate (\\ud800-\\udfff): not valid Unicode text", name))
             continue
         if kind == VARIANTS:
@@ -195,12 +205,12 @@ def validate_record(
         return None, problems
 
     for name in NO_CONTROL_FIELDS:
-        if isinstance(values.get(name), str) and _CONTROL.search(values[name]):
+        if isinstance(values.get(name), str) and _has_control(values[name]):
             problems.append(problem("contains control characters", name))
     for name in TOKEN_FIELDS:
         if isinstance(values.get(name), str) and values[name] and not TOKEN_RE.match(values[name]):
             problems.append(problem(TOKEN_RULE, name))
-    if any(_CONTROL.search(tag) or not tag.strip() for tag in values.get("tags", ())):
+    if any(_has_control(tag) or not tag.strip() for tag in values.get("tags", ())):
         problems.append(problem("has an empty tag or one with control characters", "tags"))
     elif not all(TOKEN_RE.match(tag) for tag in values.get("tags", ())):
         problems.append(problem(f"each tag {TOKEN_RULE}", "tags"))
