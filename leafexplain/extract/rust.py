@@ -65,7 +65,13 @@ CARGO_VERBS = frozenset(
 )
 
 
+# How such a line can begin: cargo right-aligns its verb (spaces first), or a paste lost the spaces.
+_CARGO_LEADS = frozenset(" \t" + "".join(verb[0] for verb in CARGO_VERBS))
+
+
 def cargo_status(line: str) -> bool:
+    if line[:1] not in _CARGO_LEADS:  # most lines of a long log: one set lookup
+        return False
     verb, _, subject = line.lstrip().partition(" ")
     return verb in CARGO_VERBS and subject[:1] not in ("", " ")
 
