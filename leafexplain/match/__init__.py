@@ -108,7 +108,7 @@ class Matcher:
             if compiled.literal_chars == 0:
                 return None  # a class-only record: never a wording hit
             hit = compiled.search(message)
-            if hit is None and "`" in pattern and "`" not in message:
+            if hit is None and "`" in pattern:
                 # Copied from rendered markdown (an issue, a chat, a blog): its code marks are gone, the words stay.
                 hit = compile_pattern(pattern.replace("`", "")).search(message)
             if hit is not None:
