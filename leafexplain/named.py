@@ -34,27 +34,28 @@ else:
             return tuple.__new__(cls, args)
         return tuple.__new__(cls, _arguments(cls, args, kwargs))
 
+    _MISSING = object()
+
     def _arguments(cls: type, args: tuple[object, ...], kwargs: dict[str, object]) -> list[object]:
         """The fields' values from positional and keyword arguments and the defaults, or TypeError as for any call."""
         fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
         defaults: dict[str, object] = cls._field_defaults  # type: ignore[attr-defined]
-        name = cls.__name__
         if len(args) > len(fields):
-            raise TypeError(f"{name}() takes {len(fields)} positional arguments but {len(args)} were given")
+            raise TypeError(f"{cls.__name__}() takes {len(fields)} positional arguments but {len(args)} were given")
         values = list(args)
+        given, default = kwargs.pop, defaults.get
         for field in fields[len(args) :]:
-            if field in kwargs:
-                values.append(kwargs.pop(field))
-            elif field in defaults:
-                values.append(defaults[field])
-            else:
-                raise TypeError(f"{name}() missing required argument: '{field}'")
+            value = given(field, _MISSING)
+            if value is _MISSING:
+                value = default(field, _MISSING)
+                if value is _MISSING:
+                    raise TypeError(f"{cls.__name__}() missing required argument: '{field}'")
+            values.append(value)
         for key in kwargs:
-            given_twice = key in fields
             raise TypeError(
-                f"{name}() got multiple values for argument '{key}'"
-                if given_twice
-                else f"{name}() got an unexpected keyword argument '{key}'"
+                f"{cls.__name__}() got multiple values for argument '{key}'"
+                if key in fields
+                else f"{cls.__name__}() got an unexpected keyword argument '{key}'"
             )
         return values
 

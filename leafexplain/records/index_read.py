@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 _NUMBER = {name: n for n, (name, _) in enumerate(SECTIONS)}
 WHOLE_BYTES = 1 << 18  # a section this small is read whole when first searched
+BULK_AFTER = 256  # rows read one by one before a command is taken to read them all (list, search, show)
+KEPT_BLOCKS = 64  # a read of more blocks than this checks them without keeping them
 
 
 class Body:
@@ -63,8 +65,16 @@ class Body:
         if start == end:
             return b""
         first, last = start // BLOCK, (end - 1) // BLOCK
-        data = self.block(first) if first == last else b"".join(map(self.block, range(first, last + 1)))
+        if last - first > KEPT_BLOCKS:  # a section read whole: checked block by block, not kept twice
+            data = b"".join(self.blocks.get(n) or self._checked(n) for n in range(first, last + 1))
+        else:
+            data = self.block(first) if first == last else b"".join(map(self.block, range(first, last + 1)))
         return data[start - first * BLOCK : end - first * BLOCK]
+
+    def _checked(self, number: int) -> bytes:
+        got = self.block(number)
+        del self.blocks[number]
+        return got
 
     def verify(self) -> None:
         """Every block checked now (not as the run needs them)."""
@@ -81,6 +91,7 @@ class Source:
         self.handle: BinaryIO | None = None  # the file read from, if any: closed with the Source
         self.sections: list[tuple[int, int]] = meta["sections"]
         self.wholes: dict[int, array[Any]] = {}
+        self.texts: dict[str, bytes] = {}
 
     def __del__(self) -> None:
         if self.handle is not None:
@@ -95,6 +106,7 @@ class Source:
             heal, self.heal = self.heal, None
             fresh = heal(exc)
             self.meta, self.body, self.sections, self.wholes = fresh.meta, fresh.body, fresh.sections, {}
+            self.texts = {}
             return read()
 
     def length(self, name: str) -> int:
@@ -112,11 +124,18 @@ class Source:
         return found
 
     def whole(self, name: str) -> array[Any]:
-        """A small section read whole, once."""
+        """A section read whole, once (a small one; or any, for a command that reads every row)."""
         number = _NUMBER[name]
         if number not in self.wholes:
             self.wholes[number] = self.items(name, 0, self.length(name))
         return self.wholes[number]
+
+    def text(self) -> bytes:
+        """The rows' text, read whole, once."""
+        if "text" not in self.texts:
+            offset, length = self.sections[_NUMBER["rows"]]
+            self.texts["text"] = self.body.read(offset, offset + length)
+        return self.texts["text"]
 
 
 class _Items(Sequence[int]):
@@ -167,6 +186,8 @@ class Rows:
     def __init__(self, source: Source) -> None:
         self.source = source
         self.cache: dict[int, list[str]] = {}
+        self.reads = 0  # past BULK_AFTER rows, the command reads them all: the sections are read whole
+        self.last: tuple[int, list[str]] = (-1, [])
 
     def __len__(self) -> int:
         return int(self.source.meta["count"])
@@ -178,16 +199,33 @@ class Rows:
             raise IndexError("row out of range")  # how a Sequence's iteration ends
         row = self.cache.get(index)
         if row is None:
-            row = self.cache[index] = self.source.guarded(lambda: self._row(index))
+            if self.last[0] == index:  # a scan reads each column of a row in turn
+                return self.last[1]
+            self.reads += 1
+            row = self.source.guarded(lambda: self._row(index))
+            if len(self.cache) < BULK_AFTER:  # a scan of 100,000 rows keeps only the one it is on
+                self.cache[index] = row
+            self.last = (index, row)
         return row
 
     def _row(self, index: int) -> list[str]:
-        ends = self.source.items("row_ends", max(index - 1, 0), index + 1)
-        start, end = (0, ends[0]) if index == 0 else (ends[0], ends[1])
+        if self.reads > BULK_AFTER:
+            ends: Sequence[int] = self.source.whole("row_ends")
+            start, end = (0 if index == 0 else ends[index - 1]), ends[index]
+        else:
+            ends = self.source.items("row_ends", max(index - 1, 0), index + 1)
+            start, end = (0, ends[0]) if index == 0 else (ends[0], ends[1])
         if not start <= end <= start + MAX_RECORD_BYTES:
             raise IndexDamaged(f"the text of row {index} is out of range")
+        if self.reads > BULK_AFTER:
+            text = self.source.text()
+            if end > len(text):
+                raise IndexDamaged(f"the text of row {index} is out of range")
+            raw = text[start:end]
+        else:
+            raw = self.source.items("rows", start, end).tobytes()
         # Text that is not UTF-8 cannot pass for a record's: the record read from its file is compared with it.
-        row = self.source.items("rows", start, end).tobytes().decode("utf-8", "replace").split(FIELD_SEP)
+        row = raw.decode("utf-8", "replace").split(FIELD_SEP)
         if len(row) != len(ROW_FIELDS):
             raise IndexDamaged(f"row {index} is malformed")
         return row
@@ -199,7 +237,10 @@ class Rows:
 
     def _place(self, index: int, files: int) -> tuple[int, ...]:
         width = len(PLACE_FIELDS)
-        file, offset, length, item, line = self.source.items("places", index * width, (index + 1) * width)
+        if self.reads > BULK_AFTER:
+            file, offset, length, item, line = self.source.whole("places")[index * width : (index + 1) * width]
+        else:
+            file, offset, length, item, line = self.source.items("places", index * width, (index + 1) * width)
         if not (0 <= file < files and offset >= 0 and 0 <= length <= MAX_RECORD_BYTES and item >= -1 and line >= 0):
             raise IndexDamaged(f"the place of row {index} is out of range")
         return file, offset, length, item, line
