@@ -191,3 +191,54 @@ def test_pytest_long_and_short_reports_carry_the_code_of_each_frame(cli) -> None
         root = OUTPUTS.parent / "scenarios" / "python"
         out = cli("--format", "plain", "--root", str(root), "--file", str(OUTPUTS / "python" / name)).stdout
         assert "> 16 |     assert total / parts == 1" in out, out
+
+
+def test_an_old_multi_line_panic_glued_to_its_test_line_keeps_all_its_lines() -> None:
+    """Before Rust 1.73, `cargo test` printed a panicking test's name and the panic on one line; the rest of the
+    message follows without that line's `test name ... ` in front."""
+    text = (
+        "running 2 tests\n"
+        "test correctness::clone ... thread 'main' panicked at 'assertion failed: `(left == right)`\n"
+        "  left: `0`,\n"
+        " right: `1`', tests/arc.rs:245:13\n"
+        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+        "FAILED\n"
+    )
+    [event] = extract_events(text)
+    assert event.message == "assertion failed: `(left == right)`\n  left: `0`,\n right: `1`"
+    assert event.location is not None and (event.location.file, event.location.line) == ("tests/arc.rs", 245)
+
+
+DOCTEST_VERBOSE = """Trying:
+    to_int("4x2")
+Expecting:
+    Traceback (most recent call last):
+        ...
+    ValueError: invalid literal for int() with base 10: '4x2'
+ok
+1 items passed all tests:
+   1 tests in convert
+Test passed.
+"""
+
+DOCTEST_FAILED = """**********************************************************************
+File "convert.py", line 5, in convert.to_int
+Failed example:
+    to_int("4x2")
+Expected:
+    Traceback (most recent call last):
+        ...
+    ValueError: invalid literal for int() with base 10: '4x2'
+Got:
+    Traceback (most recent call last):
+      File "convert.py", line 9, in to_int
+        return int(text) / 0
+    ZeroDivisionError: division by zero
+"""
+
+
+def test_the_tracebacks_doctest_expects_are_not_errors_and_the_one_it_got_is() -> None:
+    guesses = extract_events(DOCTEST_VERBOSE)  # a short text: what is left of it may be a pasted message
+    assert all(e.tentative and "ValueError" not in e.message for e in guesses), guesses
+    [event] = extract_events(DOCTEST_FAILED)
+    assert (event.error_type, event.message) == ("ZeroDivisionError", "division by zero")

@@ -14,6 +14,7 @@ Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
 
 # Order matters: an extractor claims the lines it used, and later ones skip them.
 EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
+    ("doctest-expected", python.claim_doctest_expectations),
     ("rust", rust.extract),
     ("python", python.extract),
     ("jupyter", jupyter.extract),
@@ -101,7 +102,9 @@ def events_in(
     for _name, extractor in EXTRACTORS:
         events.extend(extractor(lines, claimed))
     if bare and not events and len(lines) <= MAX_BARE_MESSAGE_LINES:
-        events = _bare_message(text, typed)
+        # Lines an extractor claimed without an event (cargo's progress, doctest's expected output) are not it.
+        unclaimed = "\n".join(line for line, taken in zip(lines, claimed, strict=True) if not taken)
+        events = _bare_message(unclaimed if any(claimed) else text, typed)
     elif paragraphs:
         events.extend(_paragraphs(lines, claimed))
     events.sort(key=lambda e: e.line_number)

@@ -274,3 +274,18 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
         events.append(_event(bare.group("type"), [bare.group("message"), *more], [], offset + i, None, "python-bare"))
         i = end
     return [event._replace(count=repeats[n]) if n in repeats else event for n, event in enumerate(events)]
+
+
+def claim_doctest_expectations(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
+    """doctest's report of what an example should print (`Expecting:` in a verbose run, `Expected:` above a
+    failure's `Got:`): a traceback there is the expected output of a passing example, not an error.
+    Claims those indented lines; finds no event."""
+    inside = False
+    for i, line in enumerate(lines):
+        if line in ("Expecting:", "Expected:"):
+            inside = True
+        elif inside and line.startswith((" ", "\t")):
+            claimed[i] = True
+        else:
+            inside = False
+    return []

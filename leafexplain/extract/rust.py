@@ -162,8 +162,10 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             continue
         start = i
         prefix = raw[: m.start()]
-        # An indented header (a quoted log) does not make its message lines need that indent.
-        strip = prefix_stripper(prefix) if prefix.strip() else (lambda line: line)
+        # An indented header (a quoted log) does not make its message lines need that indent, nor does the
+        # test harness's `test name ... ` printed before a panic on the same line (only that line has it).
+        glued_to_test = prefix.startswith("test ") and HARNESS_START.match(prefix)
+        strip = prefix_stripper(prefix) if prefix.strip() and not glued_to_test else (lambda line: line)
         rest = m.group("rest")
         location: Frame | None = None
         message_lines: list[str] = []
