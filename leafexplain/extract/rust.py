@@ -171,7 +171,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         message_lines: list[str] = []
         i += 1
         new = LOCATION_LINE.match(rest)
-        old = OLD_ONE_LINE.match(rest)
+        old = None if new else OLD_ONE_LINE.match(rest)  # the pre-1.73 form: its regex only when needed
         if new:
             location = _location(new.group("file"), new.group("line"), new.group("col"))
             while i < len(lines) and len(message_lines) < MAX_MESSAGE_LINES:
