@@ -526,3 +526,18 @@ def test_crafted_section_places_under_a_valid_checksum_never_end_a_run(tmp_path:
         catalog = open_catalog(environ=env, warn=lambda message: None)
         Matcher(catalog).match(ErrorEvent("python", "KeyError", "'x'"))
         assert len(list(catalog.slugs)) == len(catalog)
+
+
+def test_the_index_reads_the_same_without_pread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows has no os.pread: the index is read with seek and read there, and gives the same catalog."""
+    _, _, env = built(tmp_path)
+
+    def seen(catalog: Any) -> tuple[list[str], ...]:
+        every_fiftieth = [catalog.record(n).id for n in range(0, len(catalog), 50)]
+        return list(catalog.ids), list(catalog.patterns), every_fiftieth
+
+    expected = seen(open_catalog(environ=env))
+    monkeypatch.delattr(os, "pread")
+    warnings: list[str] = []
+    assert seen(open_catalog(environ=env, warn=warnings.append)) == expected
+    assert warnings == []

@@ -344,8 +344,16 @@ def _check_meta(meta: dict[Any, Any], body: int) -> None:
 
 
 def file_reader(handle: BinaryIO) -> Callable[[int, int], bytes]:
-    fd = handle.fileno()
-    return lambda offset, length: os.pread(fd, length, offset)
+    """`read(offset, length)` of an open file: one pread each where there is one (not on Windows)."""
+    if hasattr(os, "pread"):
+        fd = handle.fileno()
+        return lambda offset, length: os.pread(fd, length, offset)
+
+    def seek_and_read(offset: int, length: int) -> bytes:
+        handle.seek(offset)
+        return handle.read(length)
+
+    return seek_and_read
 
 
 def memory_source(
