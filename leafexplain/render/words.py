@@ -29,6 +29,8 @@ def shorten(text: str, limit: int) -> str:
 
 def headline(record: Record) -> str:
     """The line of the message that its pattern matches: for multi-line messages, the telling one."""
+    if "\n" not in record.errorMessage:  # one line: no pattern to compile (a table of 100,000 records)
+        return one_line(record.errorMessage[:300])
     hit = compile_pattern(record.messagePattern).search(record.errorMessage)
     start = record.errorMessage.rfind("\n", 0, hit.start()) + 1 if hit else 0
     return one_line(record.errorMessage[start : start + 300].split("\n", 1)[0])
