@@ -111,28 +111,27 @@ def encode_parts(
     keys, wording_rows, head_totals = build_head_index(map(wordings, rows), weight)
     head_hashes, head_postings = array("I", (k >> 32 for k in keys)), array("I", (k & 0xFFFFFFFF for k in keys))
     del keys
-    row_ends, end = array("Q"), 0
-    for size in (len(row.encode("utf-8")) for row in rows):
-        end += size
-        row_ends.append(end)
+    row_ends = array("Q", bytes(8 * len(rows)))  # filled in as the rows are written, after the arrays
     arrays = [hashes, postings, head_hashes, head_postings, wording_rows, head_totals, array("q", places), row_ends]
-    del hashes, postings, head_hashes, head_postings, wording_rows, head_totals, row_ends
+    del hashes, postings, head_hashes, head_postings, wording_rows, head_totals
     sections: list[tuple[int, int]] = []
     offset = 0
-    for size in [len(a) * a.itemsize for a in arrays] + [end]:
+    for size in [len(a) * a.itemsize for a in arrays]:
         offset += -offset % 8  # every section starts aligned
         sections.append((offset, size))
         offset += size
+    offset += -offset % 8
     body = bytearray(offset)
-    for (at, size), part in zip(sections, arrays, strict=False):
+    for (at, size), part in zip(sections, arrays[:-1], strict=False):
         body[at : at + size] = part.tobytes()
     arrays.clear()
-    at = sections[-1][0]
-    for row in rows:  # row by row: the rows joined, then encoded, would be two more copies of them
-        text = row.encode("utf-8")
-        body[at : at + len(text)] = text
-        at += len(text)
+    for n, row in enumerate(rows):  # each row encoded once, appended: no joined copy of them all
+        body += row.encode("utf-8")
+        row_ends[n] = len(body) - offset
     rows.clear()
+    sections.append((offset, len(body) - offset))
+    at, size = sections[-2]
+    body[at : at + size] = row_ends.tobytes()
     view = memoryview(body)
     checksums = array("I", (zlib.crc32(view[at : at + BLOCK]) for at in range(0, len(body), BLOCK)))
     view.release()

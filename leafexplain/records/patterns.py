@@ -30,7 +30,7 @@ _ESCAPES = {"{{": "{", "}}": "}", "%%": "%"}
 
 QUOTES = "'\u2018\u2019`\"\u201c\u201d"
 _QUOTE_CLASS = "[" + re.escape(QUOTES) + "]"
-_WORD = lazy_regex(r"[A-Za-z0-9]+")
+WORD = lazy_regex(r"[A-Za-z0-9]+")
 _SPACE = lazy_regex(r"\s+")
 
 # Messages longer than this are cut before the search: the part of a message that identifies
@@ -163,7 +163,7 @@ def _bounded_words(parts: list[str | None]) -> list[str]:
             continue
         glued_left = i > 0 and parts[i - 1] is None
         glued_right = i + 1 < len(parts) and parts[i + 1] is None
-        found = list(_WORD.finditer(part))
+        found = list(WORD.finditer(part))
         for m in found:
             if glued_left and m.start() == 0:
                 continue
@@ -253,7 +253,7 @@ def wildcard_regex(pattern: str) -> re.Pattern[str]:
 
 
 def message_words(message: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(message[:MAX_SEARCH_CHARS])}
+    return {w.lower() for w in WORD.findall(message[:MAX_SEARCH_CHARS])}
 
 
 # Words too common in error messages to tell one error from another.
@@ -298,8 +298,11 @@ STOPWORDS = frozenset(
 )
 
 
+def content_word(word: str) -> bool:
+    """A lower-case word that carries meaning: not one letter, not a number, not a stop word."""
+    return len(word) > 1 and not word.isdigit() and word not in STOPWORDS
+
+
 def content_words(text: str) -> list[str]:
     """The words that carry meaning, in order: lower case, no numbers, no stop words."""
-    return [
-        w for w in (m.lower() for m in _WORD.findall(text)) if len(w) > 1 and not w.isdigit() and w not in STOPWORDS
-    ]
+    return [w for w in (m.lower() for m in WORD.findall(text)) if content_word(w)]

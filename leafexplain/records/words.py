@@ -10,14 +10,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 from leafexplain.named import NamedTuple
-from leafexplain.records.patterns import STOPWORDS, split_pattern
+from leafexplain.records.patterns import WORD, content_word, split_pattern
 from leafexplain.regex import lazy_regex
 
 # The head: the first clause, or the first clauses until it has HEAD_MIN_WORDS words ("CUDA out of
 # memory. Tried to allocate"), at most HEAD_MAX_WORDS.
 HEAD_MIN_WORDS, HEAD_MAX_WORDS = 4, 8
 
-_WORD = lazy_regex(r"[A-Za-z0-9]+")
 _CLAUSE_END = lazy_regex(r"[.:;!?(\n]|, but ")
 
 
@@ -27,10 +26,6 @@ class WordingWords(NamedTuple):
     words: tuple[str, ...]  # content words, in order
     head: int  # the first `head` words are the head clause
     holes: tuple[int, ...]  # placeholders just before each word
-
-
-def content(word: str) -> bool:
-    return len(word) > 1 and not word.isdigit() and word not in STOPWORDS
 
 
 @lru_cache(maxsize=8192)
@@ -45,9 +40,9 @@ def wording_words(pattern: str) -> WordingWords:
             continue
         pos = 0
         for clause_end in [*(m.start() for m in _CLAUSE_END.finditer(part)), len(part)]:
-            for found in _WORD.findall(part, pos, clause_end):  # findall: no Match object per word
+            for found in WORD.findall(part, pos, clause_end):  # findall: no Match object per word
                 word = found.lower()
-                if content(word):
+                if content_word(word):
                     words.append(word)
                     holes.append(pending)
                     pending = 0
