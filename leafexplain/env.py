@@ -17,7 +17,6 @@ import io
 import os
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
@@ -168,28 +167,28 @@ class Environment:
         return self.stdout_isatty and not self.no_color
 
 
-def home(environ: Mapping[str, str]) -> Path:
-    return Path(environ.get("HOME") or os.path.expanduser("~"))
+def home(environ: Mapping[str, str]) -> str:
+    return environ.get("HOME") or os.path.expanduser("~")
 
 
-def _xdg_dir(environ: Mapping[str, str], name: str, default: str) -> Path:
+def _xdg_dir(environ: Mapping[str, str], name: str, default: str) -> str:
     """An XDG base folder: the variable when it is an absolute path, else its default under the home folder
     (the XDG specification: a relative path is invalid and ignored, so nothing lands in the current folder)."""
     value = environ.get(name) or ""
-    return Path(value) if os.path.isabs(value) else home(environ) / default
+    return value if os.path.isabs(value) else os.path.join(home(environ), default)
 
 
-def data_home(environ: Mapping[str, str]) -> Path:
+def data_home(environ: Mapping[str, str]) -> str:
     return _xdg_dir(environ, "XDG_DATA_HOME", ".local/share")
 
 
-def config_home(environ: Mapping[str, str]) -> Path:
+def config_home(environ: Mapping[str, str]) -> str:
     return _xdg_dir(environ, "XDG_CONFIG_HOME", ".config")
 
 
-def cache_dir(environ: Mapping[str, str]) -> Path:
+def cache_dir(environ: Mapping[str, str]) -> str:
     """Where leafexplain keeps what it can rebuild: the record index and the completion lists."""
-    return _xdg_dir(environ, "XDG_CACHE_HOME", ".cache") / "leafexplain"
+    return os.path.join(_xdg_dir(environ, "XDG_CACHE_HOME", ".cache"), "leafexplain")
 
 
 def _bounded(width: int) -> int:

@@ -345,7 +345,7 @@ class Report(NamedTuple):
     redacted: Redacted = ()  # secrets replaced in the input and in the user's code read here
 
     @property
-    def exit_status(self) -> ExitStatus:
+    def exit_status(self) -> int:
         """0 when an error was explained, or when there was no error at all; 1 when errors went unexplained."""
         if not self.findings or any(f.matches for f in self.findings):
             return ExitStatus.EXPLAINED

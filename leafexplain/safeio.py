@@ -8,11 +8,9 @@ have become a FIFO (whose opening blocks until a writer comes), a device that ne
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import stat
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
@@ -87,13 +85,13 @@ def _umask() -> int:
     return mask
 
 
-def write_whole(target: Path, data: bytes, *, replace: bool = False) -> None:
+def write_whole(target: str | os.PathLike[str], data: bytes, *, replace: bool = False) -> None:
     """Write `target` whole or not at all: a temporary file beside it, then a link to the name (which never
     replaces anything: FileExistsError) or, with `replace`, a rename over the name itself (a symlink there
     is replaced, never written through)."""
     import tempfile  # only when writing: it imports random, shutil and more
 
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".leafexplain-", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.fspath(target)) or None, prefix=".leafexplain-", suffix=".tmp")
     try:
         # mkstemp makes the file private (0600); a record or a completion script is the user's own
         # file, shared like any other: the mode their umask gives a new file.
@@ -105,5 +103,7 @@ def write_whole(target: Path, data: bytes, *, replace: bool = False) -> None:
         else:
             os.link(tmp, target)
     finally:
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(tmp)
+        except OSError:
+            pass

@@ -252,7 +252,7 @@ def test_write_faults_injected_give_one_warning_no_leftovers_and_the_right_catal
 def built(tmp_path: Path) -> tuple[Path, bytes, dict[str, str]]:
     env = environ(tmp_path)
     open_catalog(environ=env)
-    path = index_path(record_paths(environ=env), env)
+    path = Path(index_path(record_paths(environ=env), env))
     return path, path.read_bytes(), env
 
 

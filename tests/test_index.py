@@ -9,7 +9,7 @@ from pathlib import Path
 from leafexplain.extract import extract_events
 from leafexplain.match import Matcher
 from leafexplain.models import ErrorEvent
-from leafexplain.records import load_records, open_catalog
+from leafexplain.records import files, load_records, open_catalog
 from leafexplain.records.catalog import catalog_from_records
 from leafexplain.records.files import record_paths
 from leafexplain.records.index import index_path
@@ -83,7 +83,7 @@ def test_changed_added_and_removed_files_rebuild_the_index(tmp_path: Path) -> No
 def test_a_damaged_index_is_rebuilt(tmp_path: Path) -> None:
     environ = Isolated(tmp_path).environ
     count = len(open_catalog(environ=environ))
-    path = index_path(record_paths(environ=environ), environ)
+    path = Path(index_path(record_paths(environ=environ), environ))
     path.write_bytes(path.read_bytes()[:1000])
     assert len(open_catalog(environ=environ)) == count
     path.write_bytes(b"not an index at all")
@@ -107,3 +107,49 @@ def test_completion_lists_follow_the_index(tmp_path: Path) -> None:
     assert SEED_ID in ids and len(ids) == len(set(ids))
     repos = (tmp_path / "cache" / "leafexplain" / "complete" / "repos.txt").read_text().split()
     assert "tracel-ai/burn" in repos
+
+
+def test_a_sealed_folder_is_checked_by_its_seal_and_its_own_files_by_theirs(tmp_path: Path, monkeypatch) -> None:
+    """The bundled records of an installed wheel are sealed: one stat of their folder stands for every file."""
+    sealed, loose = tmp_path / "site" / "_records", tmp_path / "mine"
+    write_record(sealed / "acme" / "a.json", "0a", "widget alpha failed to start")
+    os.mkfifo(sealed / "acme" / "pipe.json")  # a problem found by the sealed folder's scan: reported every run
+    write_record(loose / "b.json", "0b", "widget beta failed to stop")
+    monkeypatch.setattr(files, "sealed_records_dir", lambda: str(sealed))
+    environ = Isolated(tmp_path).environ
+    builds: list[int] = []
+    scanned: list[str] = []
+    real_names = files.record_file_names
+    monkeypatch.setattr(
+        files, "record_file_names", lambda root, problems=None: scanned.append(str(root)) or real_names(root, problems)
+    )
+
+    def catalog():
+        scanned.clear()
+        return open_catalog(
+            (str(sealed), str(loose)),
+            bundled=False,
+            configured=False,
+            environ=environ,
+            progress=lambda d, t: builds.append(d) if d == t else None,
+        )
+
+    first = catalog()
+    assert list(first.ids) == ["0a", "0b"] and len(builds) == 1
+    assert [p.message for p in first.problems] == ["not a regular file"]
+    again = catalog()
+    assert list(again.ids) == ["0a", "0b"] and len(builds) == 1, "the seal holds: the index is reused"
+    assert scanned == [str(loose)], "only the loose folder is walked"
+    assert [p.message for p in again.problems] == ["not a regular file"]
+    # An edit inside the sealed folder (no install does that) is still found when the record is read.
+    write_record(sealed / "acme" / "a.json", "0a", "widget alpha refused to start at all")
+    assert catalog().record(0).errorMessage == "widget alpha refused to start at all"
+    # Loose files are checked one by one, as ever.
+    write_record(loose / "c.json", "0c", "widget gamma failed to pause")
+    assert list(catalog().ids) == ["0a", "0b", "0c"] and len(builds) == 2
+    # A new install replaces the folder: a new seal, a new index.
+    for path in sorted(sealed.rglob("*"), reverse=True):
+        path.rmdir() if path.is_dir() else path.unlink()
+    write_record(sealed / "acme" / "d.json", "0d", "widget delta failed to resume")
+    os.utime(sealed, ns=(1, 1))  # a new time, whatever the clock's resolution
+    assert list(catalog().ids) == ["0d", "0b", "0c"] and len(builds) == 3

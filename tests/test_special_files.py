@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from leafexplain.records import open_catalog
-from leafexplain.records.files import iter_record_files, record_paths
-from leafexplain.records.index import build, index_path, scan_files
+from leafexplain.records.files import iter_record_files, record_paths, scan_files
+from leafexplain.records.index import build, index_path
 from leafexplain.records.index_file import FIELD_SEP, encode
 from tests.conftest import LEAF, SEED_ID, Isolated, make_record, write_records
 
@@ -27,7 +27,7 @@ def seed_answer(result: subprocess.CompletedProcess[str]) -> str:
 
 def the_index(user: Isolated) -> Path:
     assert user("list").returncode == 0  # builds it
-    return index_path(record_paths(environ=user.environ), user.environ)
+    return Path(index_path(record_paths(environ=user.environ), user.environ))
 
 
 # --- the index ---------------------------------------------------------------------------------

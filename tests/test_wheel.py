@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,10 +31,17 @@ def test_wheel_in_fresh_venv_finds_bundled_records_and_example(tmp_path: Path, w
     )
     assert demo.returncode == 0, demo.stderr
     assert json.loads(demo.stdout)["events"][0]["matches"][0]["id"] == SEED_ID
+    # The installed records are sealed: their folder stands for their files, so a run stats one folder, not
+    # each file. A file's time changed in place (no install does that) leaves the index as it is.
+    [index] = (tmp_path / "cache" / "leafexplain" / "index").glob("*.marshal")
+    built = index.stat().st_mtime_ns
+    [installed] = venv.glob("lib/python*/site-packages/leafexplain/_records")
+    os.utime(next(installed.rglob("*.json")), ns=(1, 1))
     listed = subprocess.run(
         [str(exe), "list", "--format", "json"], cwd=outside, env=env, capture_output=True, text=True, timeout=60
     )
     assert len(json.loads(listed.stdout)["records"]) == len(list(RECORDS.rglob("*.json")))
+    assert index.stat().st_mtime_ns == built, "the sealed records' index was reused"
     module = subprocess.run(
         [str(venv / "bin" / "python"), "-m", "leafexplain", "--version"], cwd=outside, capture_output=True, text=True
     )

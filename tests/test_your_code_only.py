@@ -121,8 +121,8 @@ def test_your_code_from_the_project_found_above_the_current_folder(user: Home) -
     assert f"{user.project / 'train.py'}:3" in plain
     assert "  > 3 | step_and_backprop(model)" in plain
     assert f"# {SECRET}" in user.run(paste, "plain"), "the default view: the line and one either side, read here"
-    assert project_root(user.sub, user.home) == user.project
-    assert project_root(user.home / "src", user.home) is None, "the home folder is never the project"
+    assert project_root(str(user.sub), str(user.home)) == str(user.project)
+    assert project_root(str(user.home / "src"), str(user.home)) is None, "the home folder is never the project"
 
 
 def test_a_symlink_or_a_fifo_in_the_project_is_not_your_code(user: Home) -> None:

@@ -153,7 +153,7 @@ def import_paths(paths: list[str], *, force: bool, env: Environment) -> int:
         return ExitStatus.USAGE_ERROR
     incoming, problems = read_records(Path(p) for p in paths)
     warn_problems(env, problems)
-    root = user_records_dir(env.environ)
+    root = Path(user_records_dir(env.environ))
     try:
         root.mkdir(parents=True, exist_ok=True)
         root = root.resolve()

@@ -24,7 +24,7 @@ def _env() -> Environment:
     return click.get_current_context().obj
 
 
-def _fail(message: str, status: ExitStatus) -> typer.Exit:
+def _fail(message: str, status: int) -> typer.Exit:
     warn(_env(), message)
     return typer.Exit(status)
 

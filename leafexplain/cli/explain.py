@@ -5,8 +5,8 @@ No typer or click here: the fast path runs `run_explain` straight from the route
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from pathlib import Path
 
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
@@ -35,7 +35,7 @@ class Options(NamedTuple):
     records: tuple[str, ...] = ()
     no_bundled: bool = False
     no_source: bool = False
-    root: str | Path | None = None
+    root: str | None = None
     no_redact: bool = False
 
     @property
@@ -99,7 +99,7 @@ def run_explain(env: Environment, opts: Options) -> int:
 
 
 def _root_ok(opts: Options, env: Environment) -> bool:
-    if opts.root is not None and not opts.no_source and not Path(opts.root).is_dir():
+    if opts.root is not None and not opts.no_source and not os.path.isdir(opts.root):
         warn(env, f"--root {opts.root}: not a folder")
         return False
     return True
@@ -112,7 +112,7 @@ def _local_paths(opts: Options, env: Environment) -> LocalPaths | None:
         return None
     from leafexplain.locate import LocalPaths
 
-    return LocalPaths.from_environment(env.environ, Path(opts.root) if opts.root is not None else None)
+    return LocalPaths.from_environment(env.environ, os.fspath(opts.root) if opts.root is not None else None)
 
 
 def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
@@ -122,7 +122,7 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     ends, and a summary appended to $GITHUB_STEP_SUMMARY.
     """
     from leafexplain import session
-    from leafexplain.cli.guard import status_kept
+    from leafexplain.cli.guard import StatusKept
     from leafexplain.intake.process import EXIT_CANNOT_RUN, EXIT_NOT_FOUND, child_environment, run_and_scan
     from leafexplain.render.explanation import write_actions, write_run
 
@@ -138,7 +138,7 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     except OSError as exc:
         warn(explaining, f"{argv[0]}: cannot run: {exc.strerror or exc}")
         return EXIT_CANNOT_RUN
-    with status_kept(explaining):
+    with StatusKept(explaining):
         records = session.RecordsOnce(opts.records, bundled=not opts.no_bundled, environ=env.environ)
         report = session.explain(outcome.collected, records, opts.limits, local=_local_paths(opts, env))
         if not (in_actions and opts.fmt == "github"):  # the annotations on stdout say it already

@@ -6,12 +6,15 @@ arguments) and our own bugs each end the run with a code of their own and at mos
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
-import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+
+try:  # the C module that `signal` wraps in enums: the same calls, without building those enums at every start
+    import _signal as signal
+except ImportError:  # another Python
+    import signal
 
 from leafexplain.env import Environment
 from leafexplain.exitcodes import ExitStatus
@@ -35,8 +38,10 @@ def end_quietly_on_sigterm() -> None:
     Only the main thread may set handlers; a handler someone else set (an embedding program) stays.
     """
     if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-        with contextlib.suppress(ValueError):  # not the main thread
+        try:
             signal.signal(signal.SIGTERM, _raise_terminated)
+        except ValueError:  # not the main thread
+            pass
 
 
 def run_guarded(call: Callable[[], int | None], env: Environment) -> int:
@@ -69,6 +74,8 @@ def invoke_click(command: Any, args: list[str], env: Environment) -> int:
 
     click writes help and messages to sys.stdout and sys.stderr: those are the Environment's while it runs.
     """
+    import contextlib
+
     import click
 
     try:
@@ -90,17 +97,27 @@ def invoke_click(command: Any, args: list[str], env: Environment) -> int:
         return ExitStatus.USAGE_ERROR
 
 
-@contextlib.contextmanager
-def status_kept(env: Environment) -> Iterator[None]:
-    """For `run`: the command's own exit status stands, whatever happens while its output is explained."""
-    try:
-        yield
-    except BrokenPipeError:
-        pass  # our stderr is gone; the command's status still stands
-    except Exception as exc:  # a bug of ours must not hide the command's own status
-        if env.debug:
-            raise
+class StatusKept:
+    """For `run`, as `with StatusKept(env):` the command's own exit status stands, whatever happens while its
+    output is explained. (A class, not contextlib's decorator: this module is on every run's way.)"""
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> bool:
+        if kind is None or not issubclass(kind, Exception):
+            return False  # no error, or Ctrl-C and its kind: those end the run
+        if issubclass(kind, BrokenPipeError):
+            return True  # our stderr is gone; the command's status still stands
+        if self.env.debug:
+            return False  # a bug of ours must not hide the command's own status, unless debugging
         from leafexplain.render import warn
 
-        with contextlib.suppress(OSError):
-            warn(env, f"internal error while explaining: {type(exc).__name__}: {exc}")
+        try:
+            warn(self.env, f"internal error while explaining: {kind.__name__}: {exc}")
+        except OSError:
+            pass
+        return True

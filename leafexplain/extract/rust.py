@@ -29,10 +29,29 @@ TEST_HEADER = lazy_regex(r"^---- (?P<test>\S+) stdout ----$")
 # The test harness at work: its first line, a test's result line, or the end of a test's own output.
 HARNESS_START = lazy_regex(r"^running \d+ tests?$|^test \S+ \.\.\. ")
 HARNESS_SECTION_END = lazy_regex(r"^failures:$|^test result: ")
-TERMINATOR = lazy_regex(
-    r"^(note: run with `RUST_BACKTRACE|stack backtrace:|---- \S+ std(out|err) ----|failures:\s*$"
-    r"|test result: |error: test failed|error: process didn't exit|   Doc-tests |\s+Running )"
+# Lines that end a panic's message: the backtrace note or header, the test harness's and cargo's own lines.
+_TERMINATOR_STARTS = (
+    "note: run with `RUST_BACKTRACE",
+    "stack backtrace:",
+    "test result: ",
+    "error: test failed",
+    "error: process didn't exit",
+    "   Doc-tests ",
 )
+
+
+def ends_message(line: str) -> bool:
+    """The line ends a panic's message (string tests, not a regex: this runs on every panic's every line)."""
+    if line.startswith(_TERMINATOR_STARTS):
+        return True
+    if line.startswith("failures:"):
+        return not line[9:].strip()
+    if line.startswith("---- "):  # `---- tests::name stdout ----`
+        name, _, rest = line[5:].partition(" ")
+        return bool(name) and rest.startswith(("stdout ----", "stderr ----"))
+    return line[:1].isspace() and line.lstrip().startswith("Running ")
+
+
 # cargo's progress lines (`   Compiling foo v0.1.0`, `    Finished ...`, `     Running ...`): a verb, then its subject.
 CARGO_VERBS = frozenset(
     (
@@ -176,7 +195,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             location = _location(new.group("file"), new.group("line"), new.group("col"))
             while i < len(lines) and len(message_lines) < MAX_MESSAGE_LINES:
                 line = strip(lines[i])
-                if line is None or not line.strip() or TERMINATOR.match(line) or ANCHOR.search(line):
+                if line is None or not line.strip() or ends_message(line) or ANCHOR.search(line):
                     break
                 message_lines.append(line)
                 i += 1

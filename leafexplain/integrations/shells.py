@@ -52,7 +52,7 @@ class Installed:
 
 
 def script_path(shell: Shell) -> Path:
-    return bundled_dir("completions") / SCRIPT_NAMES[shell.value]
+    return Path(bundled_dir("completions")) / SCRIPT_NAMES[shell.value]
 
 
 def script_text(shell: Shell) -> str:
@@ -93,8 +93,8 @@ def _powershell_profile(environ: Mapping[str, str]) -> Path:
         if asked.returncode == 0 and answer:
             return Path(answer)
     if os.name == "nt":
-        return home(environ) / "Documents" / "PowerShell" / "Microsoft.PowerShell_profile.ps1"
-    return config_home(environ) / "powershell" / "Microsoft.PowerShell_profile.ps1"
+        return Path(home(environ)) / "Documents" / "PowerShell" / "Microsoft.PowerShell_profile.ps1"
+    return Path(config_home(environ)) / "powershell" / "Microsoft.PowerShell_profile.ps1"
 
 
 def _write(target: Path, text: str, force: bool) -> None:
@@ -122,7 +122,7 @@ def _read_text(path: Path) -> str:
 
 def _install_bash(text: str, environ: Mapping[str, str], force: bool) -> Installed:
     user_dir = environ.get("BASH_COMPLETION_USER_DIR")
-    base = Path(user_dir) if user_dir else data_home(environ) / "bash-completion"
+    base = Path(user_dir) if user_dir else Path(data_home(environ)) / "bash-completion"
     target = base / "completions" / "leafexplain"
     _write(target, text, force)
     # One true thing: either bash-completion is here and loads it, or the user must source it.
@@ -135,7 +135,7 @@ def _install_bash(text: str, environ: Mapping[str, str], force: bool) -> Install
 
 
 def _install_zsh(text: str, environ: Mapping[str, str], force: bool) -> Installed:
-    target = home(environ) / ".zfunc" / "_leafexplain"
+    target = Path(home(environ)) / ".zfunc" / "_leafexplain"
     _write(target, text, force)
     notes = [f"installed zsh completion: {target}"]
     zshrc = Path(environ.get("ZDOTDIR") or home(environ)) / ".zshrc"
@@ -147,7 +147,7 @@ def _install_zsh(text: str, environ: Mapping[str, str], force: bool) -> Installe
 
 
 def _install_fish(text: str, environ: Mapping[str, str], force: bool) -> Installed:
-    target = config_home(environ) / "fish" / "completions" / "leafexplain.fish"
+    target = Path(config_home(environ)) / "fish" / "completions" / "leafexplain.fish"
     _write(target, text, force)
     return Installed((target,), (f"installed fish completion: {target}", "fish loads it in new shells"))
 

@@ -40,7 +40,7 @@ _BLOB_COMMIT = lazy_regex(r"/blob/([0-9a-fA-F]{7,40})/")
 
 
 def sources_dir(environ: Mapping[str, str]) -> Path:
-    return cache_dir(environ) / "sources"
+    return Path(cache_dir(environ)) / "sources"
 
 
 def _safe_path(path: str) -> bool:
@@ -79,11 +79,11 @@ def places(record: Record) -> list[SourcePlace]:
     return list(unique)
 
 
-def entry_path(root: Path, place: SourcePlace) -> Path:
+def entry_path(root: str | Path, place: SourcePlace) -> Path:
     import hashlib  # only when a record has no source of its own: OpenSSL takes a while to load
 
     key = hashlib.sha256(f"{place.repo}\n{place.commit}\n{place.path}".encode()).hexdigest()[:32]
-    return root / f"{key}.json"
+    return Path(root) / f"{key}.json"
 
 
 def _is_window(window: Any) -> bool:
@@ -96,7 +96,7 @@ def _is_window(window: Any) -> bool:
     )
 
 
-def read_entry(root: Path, place: SourcePlace) -> dict[str, Any] | None:
+def read_entry(root: str | Path, place: SourcePlace) -> dict[str, Any] | None:
     """The cache entry of the place's file, or None when there is none (or it is not one of ours)."""
     try:
         # Checked once open, never followed: a FIFO, device or symlink there is not an entry (nor hangs the run).
@@ -117,7 +117,7 @@ def _window(entry: dict[str, Any] | None, wanted: int) -> dict[str, Any] | None:
     return next((w for w in entry["windows"] if w["wanted"] == wanted), None) if entry else None
 
 
-def is_cached(root: Path, place: SourcePlace) -> bool:
+def is_cached(root: str | Path, place: SourcePlace) -> bool:
     return _window(read_entry(root, place), place.line) is not None
 
 
@@ -125,7 +125,7 @@ def github_line_url(place: SourcePlace, line: int) -> str:
     return f"https://github.com/{place.repo}/blob/{place.commit}/{place.path}#L{line}"
 
 
-def cached_snippet(record: Record, root: Path) -> CachedSnippet | None:
+def cached_snippet(record: Record, root: str | Path) -> CachedSnippet | None:
     """The record's lines from the cache: at its own commit, else at the first `messageVariants` entry cached."""
     if not os.path.isdir(root):  # `update` never ran: no entry to read (nor a name to hash)
         return None
@@ -154,7 +154,7 @@ class Window(NamedTuple):
     lines: tuple[str, ...]
 
 
-def save_windows(root: Path, place: SourcePlace, windows: Sequence[Window]) -> None:
+def save_windows(root: str | Path, place: SourcePlace, windows: Sequence[Window]) -> None:
     """Add windows to the entry of the place's file (replacing those for the same lines), atomically."""
     from leafexplain.records.index import write_index  # the one atomic writer: a temporary file, then a rename
 

@@ -6,6 +6,9 @@ Pasted text is untrusted (docs/security.md): a frame may name any path (`~/.ssh/
 `../../etc/passwd`), and the output is often shared. So "your code" is a source file of the frame's
 language under `--root`, the current folder or the project above it, with no hidden folder on the way,
 opened as a regular file; a library file is one in a library location (or in those same folders).
+
+Paths are strings (os.path), here and in the rest of `locate`: this runs on every explanation, and
+pathlib costs more to import than all of it takes to run.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import os
 import sys
 from collections.abc import Mapping
 from functools import lru_cache
-from pathlib import Path
+from stat import S_ISREG
 
 from leafexplain.env import cache_dir, home
 from leafexplain.models import ErrorEvent, Frame, Snippet
@@ -49,43 +52,43 @@ PROJECT_MARKERS = ("Cargo.toml", "pyproject.toml", ".git")
 class LocalPaths(NamedTuple):
     """Where to look. `roots` resolve relative frame paths, first to last."""
 
-    roots: tuple[Path, ...]  # your folders: --root, the current folder, the project above it
-    cargo_home: Path
-    rustup_home: Path
-    stdlib: Path | None
+    roots: tuple[str, ...]  # your folders: --root, the current folder, the project above it
+    cargo_home: str
+    rustup_home: str
+    stdlib: str | None
     python_version: str
-    system_rust_src: tuple[Path, ...] = (Path("/usr/lib/rustlib/src/rust"), Path("/usr/local/lib/rustlib/src/rust"))
+    system_rust_src: tuple[str, ...] = ("/usr/lib/rustlib/src/rust", "/usr/local/lib/rustlib/src/rust")
     # Use the `rustc` on PATH: the sysroot beside a plain (not rustup) rustc, and `rustc --print sysroot`
     # when several toolchains have rust-src and the backtrace names no commit.
     rustc_on_path: bool = True
     search_path: str | None = None  # PATH, where `rustc` is looked for (None: the process's own)
-    sources: Path | None = None  # the source cache `leafexplain update` fills (None: not read)
+    sources: str | None = None  # the source cache `leafexplain update` fills (None: not read)
 
     @classmethod
-    def from_environment(cls, environ: Mapping[str, str], root: Path | None = None) -> LocalPaths:
+    def from_environment(cls, environ: Mapping[str, str], root: str | None = None) -> LocalPaths:
         user_home = home(environ)
         try:
-            cwd: list[Path] = [Path.cwd()]
+            cwd: list[str] = [os.getcwd()]
         except OSError:  # the folder was removed under us
             cwd = []
         project = [p for p in [project_root(cwd[0], user_home)] if p] if cwd else []
-        given = [Path(realpath(root))] if root is not None else []
+        given = [realpath(root)] if root is not None else []
         roots = tuple(dict.fromkeys([*given, *cwd, *project]))
         return cls(
             roots=roots,
-            cargo_home=Path(environ.get("CARGO_HOME") or user_home / ".cargo"),
-            rustup_home=Path(environ.get("RUSTUP_HOME") or user_home / ".rustup"),
-            stdlib=Path(os.__file__).parent,  # `os` is always in the standard library's folder
+            cargo_home=environ.get("CARGO_HOME") or os.path.join(user_home, ".cargo"),
+            rustup_home=environ.get("RUSTUP_HOME") or os.path.join(user_home, ".rustup"),
+            stdlib=os.path.dirname(os.__file__),  # `os` is always in the standard library's folder
             python_version="Python " + sys.version.split()[0],
             search_path=environ.get("PATH"),
-            sources=cache_dir(environ) / "sources",
+            sources=os.path.join(cache_dir(environ), "sources"),
         )
 
 
 class Found(NamedTuple):
     """A record's file found on this machine: what it belongs to, and where in it to look first."""
 
-    path: Path
+    path: str
     version: str | None
     hint: int | None  # a frame's line in this file: where to look first
     url: str | None = None
@@ -93,28 +96,36 @@ class Found(NamedTuple):
     note: str = ""
 
 
-def project_root(cwd: Path, user_home: Path) -> Path | None:
+def project_root(cwd: str, user_home: str) -> str | None:
     """The nearest folder at or above `cwd` with a Cargo.toml, pyproject.toml or .git: the project the frames
     point into. The home folder itself (a dotfiles repository) and the file system's root are never one."""
-    stop = {realpath(user_home), realpath(cwd.anchor or os.sep)}
-    for folder in (cwd, *cwd.parents):
-        if realpath(folder) in stop:
-            return None
-        if any(os.path.lexists(folder / marker) for marker in PROJECT_MARKERS):
+    stop = {realpath(user_home), realpath(os.sep)}
+    folder = os.path.abspath(cwd)
+    while realpath(folder) not in stop:
+        if any(os.path.lexists(os.path.join(folder, marker)) for marker in PROJECT_MARKERS):
             return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
     return None
 
 
 def language_of(path: str) -> str:
-    return _LANGUAGES.get(Path(path).suffix.lower(), "text")
+    return _LANGUAGES.get(suffix(path), "text")
 
 
-def stamp(path: Path) -> tuple[int, int] | None:
+def suffix(path: str) -> str:
+    """A file name's last extension, lower case (`.rs`); none for a name that starts with its only dot (`.env`)."""
+    return os.path.splitext(path)[1].lower()
+
+
+def stamp(path: str) -> tuple[int, int] | None:
     try:
-        st = path.stat()
+        st = os.stat(path)
     except (OSError, ValueError):
         return None
-    if not path.is_file() or st.st_size > MAX_FILE_BYTES:
+    if not S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
         return None
     return st.st_mtime_ns, st.st_size
 
@@ -131,10 +142,10 @@ def read_lines_cached(path: str, stamp: tuple[int, int]) -> tuple[str, ...] | No
     return tuple(line[:MAX_LINE_CHARS] for line in text.splitlines())
 
 
-def read_lines(path: Path) -> tuple[str, ...] | None:
+def read_lines(path: str) -> tuple[str, ...] | None:
     """The lines of a text file, or None when it is missing, too big or binary."""
     found = stamp(path)
-    return None if found is None else read_lines_cached(str(path), found)
+    return None if found is None else read_lines_cached(path, found)
 
 
 def window(lines: tuple[str, ...], line: int, context: int) -> tuple[int, tuple[str, ...]]:
@@ -142,11 +153,8 @@ def window(lines: tuple[str, ...], line: int, context: int) -> tuple[int, tuple[
     return start, lines[start - 1 : line + context]
 
 
-def is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
+def is_file(path: str) -> bool:
+    return os.path.isfile(path)  # False for a path that cannot be stat'ed, a NUL in it included
 
 
 def plain_path(file: str) -> bool:
@@ -156,33 +164,40 @@ def plain_path(file: str) -> bool:
     return (file.isprintable() and "\ufffd" not in file) or not _NOT_A_PATH.search(file)  # the regex: a rare file
 
 
-def _candidates(file: str, paths: LocalPaths) -> list[Path]:
+def _candidates(file: str, paths: LocalPaths) -> list[str]:
     """Where a frame's path may be here: itself when absolute, else under each root in turn."""
-    path = Path(file)
-    return [path] if path.is_absolute() else [root / path for root in paths.roots]
+    path = tidy(file)
+    return [path] if os.path.isabs(path) else [os.path.join(root, path) for root in paths.roots]
+
+
+def tidy(path: str) -> str:
+    """The path without empty and `.` parts (`./src//main.rs` is `src/main.rs`); `..` is kept, as it is meant."""
+    parts = [part for part in path.split(os.sep) if part not in ("", ".")]
+    lead = os.sep if path.startswith(os.sep) else ""
+    return lead + os.sep.join(parts) if parts or lead else "."
 
 
 def _in_your_folders(real: str, paths: LocalPaths) -> bool:
     """The (resolved) file lies under one of the roots, with no hidden folder or file below the root."""
     for root in paths.roots:
         base = realpath(root)
-        if inside(real, base) and not any(part.startswith(".") for part in Path(os.path.relpath(real, base)).parts):
+        if inside(real, base) and not any(part.startswith(".") for part in os.path.relpath(real, base).split(os.sep)):
             return True
     return False
 
 
-def your_file(frame: Frame, language: str, paths: LocalPaths) -> tuple[Path, str] | None:
+def your_file(frame: Frame, language: str, paths: LocalPaths) -> tuple[str, str] | None:
     """(the path as shown, the file to open) for the user's own code that a frame names, or None."""
-    if not plain_path(frame.file) or Path(frame.file).suffix.lower() not in SOURCE_SUFFIXES.get(language, ()):
+    if not plain_path(frame.file) or suffix(frame.file.rstrip(os.sep)) not in SOURCE_SUFFIXES.get(language, ()):
         return None
     for candidate in _candidates(frame.file, paths):
         real = realpath(candidate)
-        if is_file(Path(real)) and _in_your_folders(real, paths):
+        if is_file(real) and _in_your_folders(real, paths):
             return candidate, real
     return None
 
 
-def resolve(file: str, paths: LocalPaths) -> Path | None:
+def resolve(file: str, paths: LocalPaths) -> str | None:
     """The file a frame names, when it exists here: relative paths are tried against each root."""
     if not plain_path(file):
         return None  # <string>, <stdin>, <frozen importlib._bootstrap>, or a path with a control character
@@ -204,7 +219,7 @@ def user_snippet(event: ErrorEvent, paths: LocalPaths, context: int = USER_CONTE
     if found is None:
         return None
     shown, real = found
-    lines = read_lines(Path(real))
+    lines = read_lines(real)
     code = (frame.code or "").strip()
     if lines is None or frame.line > len(lines) or (event.language == "python" and not code):
         return None  # a Python frame without its code line proves nothing about this file
@@ -220,8 +235,8 @@ def user_snippet(event: ErrorEvent, paths: LocalPaths, context: int = USER_CONTE
                 f"The file changed since the run: line {frame.line} no longer holds the traceback's code, "
                 "so its lines are not shown."
             )
-            return Snippet(str(shown), frame.line, frame.line, (), language_of(shown.name), note)
+            return Snippet(shown, frame.line, frame.line, (), language_of(shown), note)
         line = min(moved, key=lambda n: (abs(n - frame.line), n))
         note = f"The file changed since the run: the traceback's line {frame.line} is line {line} now."
     start, window_lines = window(lines, line, context)
-    return Snippet(str(shown), line, start, window_lines, language_of(shown.name), note)
+    return Snippet(shown, line, start, window_lines, language_of(shown), note)

@@ -4,7 +4,6 @@ with the message located in it and the drift from the record's commit said in wo
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from leafexplain.libraries import (
     CPYTHON_REPO,
@@ -46,15 +45,16 @@ def _event_frames(event: ErrorEvent) -> list[Frame]:
     return frames + [f for f in event.frames if f != event.location]
 
 
-def _library_file(frame: Frame, paths: LocalPaths) -> Path | None:
+def _library_file(frame: Frame, paths: LocalPaths) -> str | None:
     """The file a frame names, when it exists here in a library location (or in your own folders): a frame
     that ends like the record's file but lies anywhere else (`/etc/...`) is not read."""
     found = resolve(frame.file, paths)
     if found is None:
         return None
     real = realpath(found)
-    homes = [paths.cargo_home / "registry" / "src", paths.cargo_home / "git" / "checkouts"]
-    homes += [paths.rustup_home / "toolchains", *paths.system_rust_src, *paths.roots]
+    join = os.path.join
+    homes = [join(paths.cargo_home, "registry", "src"), join(paths.cargo_home, "git", "checkouts")]
+    homes += [join(paths.rustup_home, "toolchains"), *paths.system_rust_src, *paths.roots]
     if paths.stdlib is not None:
         homes.append(paths.stdlib)
     if _LIBRARY_FOLDER.search(norm_path(real)) or any(inside(real, home) for home in homes):
@@ -73,9 +73,8 @@ def _from_frames(record: Record, rel: str, frames: list[Frame], paths: LocalPath
                 if found:
                     version = None
                     if parts and record.repo != RUST_REPO:
-                        text = str(found)
-                        cut = text.rfind(os.sep + parts[0] + os.sep)
-                        version = cargo_version(Path(text[: cut + len(parts[0]) + 1])) if cut >= 0 else None
+                        cut = found.rfind(os.sep + parts[0] + os.sep)
+                        version = cargo_version(found[: cut + len(parts[0]) + 1]) if cut >= 0 else None
                     return Found(found, f"{parts[0]} {version}" if parts and version else None, frame.line)
             if parts and ends_with(frame.file, parts[1]):
                 named = version_from_dirs(frame.file, parts[0])
@@ -131,11 +130,11 @@ def library_source(
     if found is None:
         return None
     file_stamp = stamp(found.path)
-    lines = read_lines_cached(str(found.path), file_stamp) if file_stamp else None
+    lines = read_lines_cached(found.path, file_stamp) if file_stamp else None
     if lines is None or file_stamp is None:
         return None
     hint = found.hint or record.lineNumber or 0
-    line, exact = locate_message(str(found.path), file_stamp, record.messagePattern, hint)
+    line, exact = locate_message(found.path, file_stamp, record.messagePattern, hint)
     drift, note = _drift_note(record, line, exact)
     if found.note:
         note = f"{note} {found.note}"
@@ -144,13 +143,13 @@ def library_source(
     if url and found.url_exact and line:
         url += f"#L{line}"
     return LibrarySource(
-        path=str(found.path),
+        path=found.path,
         version=found.version,
         line=line,
         start=start,
         lines=shown,
         drift=drift,
         note=note,
-        language=language_of(found.path.name),
+        language=language_of(found.path),
         url=url,
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from leafexplain.libraries import CPYTHON_REPO, PYTHON_LIB, header_tail, norm_path, python_tail
 from leafexplain.locate.files import Found, LocalPaths, is_file
@@ -13,7 +12,7 @@ from leafexplain.models import Record
 
 
 @lru_cache(maxsize=16)
-def _dist_versions(site: Path) -> dict[str, str]:
+def _dist_versions(site: str) -> dict[str, str]:
     """Normalised distribution name -> version, from the `.dist-info` folder names of one site-packages."""
     out: dict[str, str] = {}
     try:
@@ -33,12 +32,12 @@ def forget_listings() -> None:
     _dist_versions.cache_clear()
 
 
-def _dist_version(site: Path, top: str) -> str | None:
+def _dist_version(site: str, top: str) -> str | None:
     version = _dist_versions(site).get(re.sub(r"[-_.]+", "_", top).lower())
     return f"{top} {version}" if version else None
 
 
-def _import_root(top: str) -> Path | None:
+def _import_root(top: str) -> str | None:
     """The folder that holds the importable package `top`, found without importing it."""
     if not top.isidentifier():
         return None
@@ -52,8 +51,8 @@ def _import_root(top: str) -> Path | None:
         return None
     locations = list(spec.submodule_search_locations or [])
     if locations:
-        return Path(locations[0]).parent
-    return Path(spec.origin).parent if spec.origin and spec.origin not in ("built-in", "frozen") else None
+        return os.path.dirname(locations[0])
+    return os.path.dirname(spec.origin) if spec.origin and spec.origin not in ("built-in", "frozen") else None
 
 
 def python_installed(record: Record, rel: str, paths: LocalPaths) -> Found | None:
@@ -61,24 +60,24 @@ def python_installed(record: Record, rel: str, paths: LocalPaths) -> Found | Non
         tail = python_tail(record, rel)
         if tail is None or paths.stdlib is None:
             return None
-        file = paths.stdlib / tail
+        file = os.path.join(paths.stdlib, tail)
         return Found(file, paths.python_version, None) if is_file(file) else None
     tail = python_tail(record, rel) or header_tail(record, rel)
     if tail is None:
         return None
     top = tail.split("/")[0]
     root = _import_root(top)
-    if root is None or not is_file(root / tail):
+    if root is None or not is_file(os.path.join(root, tail)):
         return None
-    return Found(root / tail, _dist_version(root, top), None)
+    return Found(os.path.join(root, tail), _dist_version(root, top), None)
 
 
-def python_version_of(path: Path, paths: LocalPaths, top: str) -> str | None:
-    text = norm_path(str(path))
-    if paths.stdlib and text.startswith(norm_path(str(paths.stdlib)) + "/") and "/site-packages/" not in text:
+def python_version_of(path: str, paths: LocalPaths, top: str) -> str | None:
+    text = norm_path(path)
+    if paths.stdlib and text.startswith(norm_path(os.fspath(paths.stdlib)) + "/") and "/site-packages/" not in text:
         return paths.python_version
     if "-packages/" in text:
         site = text[: text.rindex("-packages/") + len("-packages")]
-        return _dist_version(Path(site), top)
+        return _dist_version(site, top)
     lib = PYTHON_LIB.search(text)
     return f"Python {lib.group(1)}" if lib and lib.group(1) else None

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from leafexplain.libraries import (
     GITHUB,
@@ -27,7 +25,7 @@ _RUSTC_VERSION: re.Pattern[bytes] = lazy_regex(rb'\[pkg\.rustc\]\s*\nversion = "
 
 
 class _RustSrc(NamedTuple):
-    root: Path  # .../lib/rustlib/src/rust
+    root: str  # .../lib/rustlib/src/rust
     version: str | None  # "1.95.0 (59807616e 2026-04-14)"
 
     @property
@@ -36,9 +34,9 @@ class _RustSrc(NamedTuple):
         return m.group(1) if m else None
 
 
-def _toolchain_version(sysroot: Path) -> str | None:
+def _toolchain_version(sysroot: str) -> str | None:
     """The rustc version from rustup's channel manifest: one search through a mapped file, no subprocess."""
-    manifest = sysroot / "lib" / "rustlib" / "multirust-channel-manifest.toml"
+    manifest = os.path.join(sysroot, "lib", "rustlib", "multirust-channel-manifest.toml")
     head = b""
     try:
         import mmap  # imported where used: most runs never look for a Rust toolchain
@@ -56,28 +54,31 @@ def _toolchain_version(sysroot: Path) -> str | None:
 
 
 @lru_cache(maxsize=8)
-def _rust_sources(rustup_home: Path, system: tuple[Path, ...], rustc: str | None) -> tuple[_RustSrc, ...]:
+def _rust_sources(rustup_home: str, system: tuple[str, ...], rustc: str | None) -> tuple[_RustSrc, ...]:
     """Every rust-src on this machine: rustup's toolchains, the system's, and the one next to a plain `rustc`."""
-    sysroots: list[Path] = []
-    with contextlib.suppress(OSError):
-        sysroots += sorted((rustup_home / "toolchains").iterdir())
+    sysroots: list[str] = []
+    toolchains = os.path.join(rustup_home, "toolchains")
+    try:
+        sysroots += sorted(os.path.join(toolchains, name) for name in os.listdir(toolchains))
+    except OSError:
+        pass
     if rustc:
-        real = Path(realpath(rustc))
-        if real.name.startswith("rustc"):  # not a rustup proxy
-            sysroots.append(real.parent.parent)
+        real = realpath(rustc)
+        if os.path.basename(real).startswith("rustc"):  # not a rustup proxy
+            sysroots.append(os.path.dirname(os.path.dirname(real)))
     found: list[_RustSrc] = []
     for sysroot in sysroots:
-        src = sysroot / "lib" / "rustlib" / "src" / "rust"
-        if (src / "library").is_dir():
+        src = os.path.join(sysroot, "lib", "rustlib", "src", "rust")
+        if os.path.isdir(os.path.join(src, "library")):
             found.append(_RustSrc(src, _toolchain_version(sysroot)))
-    for src in system:
-        if (src / "library").is_dir() and all(realpath(s.root) != realpath(src) for s in found):
-            found.append(_RustSrc(src, _toolchain_version(src.parent.parent.parent)))
+    for src in map(os.fspath, system):
+        if os.path.isdir(os.path.join(src, "library")) and all(realpath(s.root) != realpath(src) for s in found):
+            found.append(_RustSrc(src, _toolchain_version(os.path.dirname(os.path.dirname(os.path.dirname(src))))))
     return tuple(found)
 
 
 @lru_cache(maxsize=4)
-def _rustc_sysroot(rustc: str, cwd: Path) -> Path | None:
+def _rustc_sysroot(rustc: str, cwd: str) -> str | None:
     """`rustc --print sysroot`: only run when several toolchains have rust-src and nothing else decides."""
     import subprocess
 
@@ -86,7 +87,7 @@ def _rustc_sysroot(rustc: str, cwd: Path) -> Path | None:
     except (OSError, subprocess.SubprocessError):
         return None
     out = done.stdout.decode("utf-8", "replace").strip()
-    return Path(out) if done.returncode == 0 and out else None
+    return out if done.returncode == 0 and out else None
 
 
 def rust_std(rel: str, frames: list[Frame], paths: LocalPaths) -> Found | None:
@@ -101,13 +102,13 @@ def rust_std(rel: str, frames: list[Frame], paths: LocalPaths) -> Found | None:
     if chosen is None and len(sources) == 1:
         chosen = sources[0]
     if chosen is None and rustc:
-        sysroot = _rustc_sysroot(rustc, paths.roots[0] if paths.roots else Path.cwd())
-        src = realpath(sysroot / "lib" / "rustlib" / "src" / "rust") if sysroot else None
+        sysroot = _rustc_sysroot(rustc, paths.roots[0] if paths.roots else os.getcwd())
+        src = realpath(os.path.join(sysroot, "lib", "rustlib", "src", "rust")) if sysroot else None
         chosen = next((s for s in sources if realpath(s.root) == src), None)
     if chosen is None:
         return None
     for variant in rust_variants(rel):
-        file = chosen.root / variant
+        file = os.path.join(chosen.root, variant)
         if is_file(file):
             exact = bool(sha and chosen.commit_prefix and sha.startswith(chosen.commit_prefix))
             url = f"{GITHUB}/{RUST_REPO}/blob/{sha}/{variant}" if sha else None
@@ -131,11 +132,12 @@ def _version_key(version: str) -> tuple[tuple[int, ...], int, str]:
 
 
 @lru_cache(maxsize=32)
-def _registry_versions(cargo_home: Path, crate: str) -> tuple[tuple[str, Path], ...]:
+def _registry_versions(cargo_home: str, crate: str) -> tuple[tuple[str, str], ...]:
     """(version, folder) of each copy of a crate in cargo's registry, newest first."""
-    found: list[tuple[str, Path]] = []
+    found: list[tuple[str, str]] = []
+    registry = os.path.join(cargo_home, "registry", "src")
     try:
-        indexes = sorted((cargo_home / "registry" / "src").iterdir())
+        indexes = sorted(os.path.join(registry, name) for name in os.listdir(registry))
     except OSError:
         return ()
     prefix = crate + "-"
@@ -147,7 +149,7 @@ def _registry_versions(cargo_home: Path, crate: str) -> tuple[tuple[str, Path], 
         for name in names:
             version = name[len(prefix) :]
             if version[:1].isdigit() and "." in version:
-                found.append((version, index / name))
+                found.append((version, os.path.join(index, name)))
     found.sort(key=lambda pair: _version_key(pair[0]), reverse=True)
     return tuple(found)
 
@@ -171,17 +173,18 @@ def cargo_registry(record: Record, rel: str, frames: list[Frame], paths: LocalPa
         if wanted:
             note = f"The backtrace's {crate} {wanted[1]} is not installed here; this is {chosen[0]}."
     for variant in rust_variants(crate_rel):
-        file = chosen[1] / variant
+        file = os.path.join(chosen[1], variant)
         if is_file(file):
             hint = frame_hint(frames, [f"{crate}-{chosen[0]}/{variant}"])
             return Found(file, f"{crate} {chosen[0]}", hint, note=note)
     return None
 
 
-def cargo_version(crate_dir: Path) -> str | None:
+def cargo_version(crate_dir: str) -> str | None:
     """The `version` of a crate checked out in a workspace (or the workspace's, when it inherits it)."""
-    for folder, section in ((crate_dir, "[package]"), (crate_dir.parent, None), (crate_dir.parent.parent, None)):
-        lines = read_lines(folder / "Cargo.toml")
+    workspace = os.path.dirname(crate_dir)
+    for folder, section in ((crate_dir, "[package]"), (workspace, None), (os.path.dirname(workspace), None)):
+        lines = read_lines(os.path.join(folder, "Cargo.toml"))
         if not lines:
             continue
         current = ""

@@ -19,10 +19,9 @@ from collections.abc import Sequence
 
 from leafexplain.extract.common import short_class
 from leafexplain.libraries import library_hints
-from leafexplain.match.fuzzy import HEAD_SHARE, fuzzy_ceiling, fuzzy_score
 from leafexplain.models import Candidate, ErrorEvent, Finding, Record
 from leafexplain.named import NamedTuple
-from leafexplain.records.catalog import Catalog, candidates_in, catalog_from_records
+from leafexplain.records.catalog import HEAD_SHARE, Catalog, candidates_in, catalog_from_records
 from leafexplain.records.patterns import (
     MAX_SEARCH_CHARS,
     PatternHit,
@@ -32,7 +31,6 @@ from leafexplain.records.patterns import (
     placeholder_only,
     verbatim_fragments,
 )
-from leafexplain.records.words import wording_words
 from leafexplain.regex import lazy_regex
 
 # At or above this a candidate explains the event. tests/test_match.py and the corpus of real
@@ -165,6 +163,8 @@ class Matcher:
         self, event: ErrorEvent, candidates: list[int], hints: frozenset[str], floor: float | None = None
     ) -> list[_Scored]:
         """Fuzzy scores; with `floor`, only for records that could reach it (the others are left out)."""
+        if not candidates:
+            return []
         words = content_words(event.message[:FUZZY_MESSAGE_CHARS])
         present = set(words)
         out: list[_Scored] = []
@@ -174,6 +174,12 @@ class Matcher:
         if share is not None and share > 0 and self.catalog.heads is not None:
             reaching = self.catalog.heads.rows_reaching(present, self.catalog.weight, share)
             candidates = [n for n in candidates if n in reaching]
+        if not candidates:
+            return []
+        # Imported only now: most explanations find a wording, or no record's head is in the message.
+        from leafexplain.match.fuzzy import fuzzy_score
+        from leafexplain.records.words import wording_words
+
         for n in candidates:
             if not self._same_language(event, n):
                 continue
@@ -203,6 +209,9 @@ class Matcher:
 
     def _may_reach(self, n: int, present: set[str], floor: float) -> bool:
         """Some wording of the record could score `floor` (bonus included) against a message with these words."""
+        from leafexplain.match.fuzzy import fuzzy_ceiling
+        from leafexplain.records.words import wording_words
+
         for pattern, _, _ in self.catalog.wordings(n):
             ceiling = fuzzy_ceiling(wording_words(pattern), present, self.catalog.weight)
             if min(ceiling + LIBRARY_BONUS, 99.0) + 0.1 >= floor:  # a tenth for the score's rounding

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from leafexplain.named import NamedTuple
+from leafexplain.records.catalog import HEAD_SHARE  # of the score: the head clause; the rest is the whole wording
 from leafexplain.records.words import HEAD_MIN_WORDS, WordingWords
 
-HEAD_SHARE = 0.4  # of the score: the head clause; the rest is the whole wording
 MIN_WORDS = 3  # a wording of fewer content words would match too much by chance
 # A message with the whole head (records/words.py), in order and close together, is the same error in
 # another release's words: it scores at least HEAD_FLOOR.

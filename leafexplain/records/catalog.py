@@ -192,6 +192,11 @@ class SortedPostings:
         return [k & 0xFFFFFFFF for k in self.keys[start:stop]] or default
 
 
+# Of a fuzzy score (match/fuzzy.py): the head clause's share, the rest is the whole wording's. Here, beside the
+# head index that the matcher asks first: most runs never need the scoring itself.
+HEAD_SHARE = 0.4
+
+
 class HeadIndex(NamedTuple):
     """Each wording's head clause (records/words.py), word by word, for the records a message of few of
     those words could still match by words: word -> wordings (one posting per place in a head), and

@@ -15,7 +15,7 @@ KINDS = ("ids", "slugs", "repos", "tags")
 
 def completion_list(kind: str, environ: Mapping[str, str]) -> Path:
     """`ids`, `slugs`, `repos` or `tags`: one value a line."""
-    return cache_dir(environ) / "complete" / f"{kind}.txt"
+    return Path(cache_dir(environ)) / "complete" / f"{kind}.txt"
 
 
 def completion_values(catalog: Catalog, kind: str) -> set[str]:

@@ -6,15 +6,15 @@ import json
 import os
 import stat
 from collections.abc import Iterable, Iterator, Mapping
-from pathlib import Path
 
-from leafexplain.bundled import bundled_dir
+from leafexplain.bundled import bundled_dir, installed_dir
 from leafexplain.env import data_home
 from leafexplain.models import Problem
 from leafexplain.safeio import open_regular
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any, BinaryIO
 
 Environ = Mapping[str, str]
@@ -28,12 +28,37 @@ MAX_LINE_BYTES = 8 * 1024 * 1024
 SKIP_PIECE_BYTES = 1 << 20
 
 
-def bundled_records_dir() -> Path:
+def bundled_records_dir() -> str:
     return bundled_dir("records")
 
 
-def user_records_dir(environ: Environ = os.environ) -> Path:
-    return data_home(environ) / "leafexplain" / "records"
+def user_records_dir(environ: Environ = os.environ) -> str:
+    return os.path.join(data_home(environ), "leafexplain", "records")
+
+
+def sealed_records_dir() -> str | None:
+    """The bundled records of an installed wheel: files an install writes and the next one replaces whole, with
+    their folder. Its folder's identity and time stand for all of them, so a run need not check 366 files."""
+    return installed_dir("records")
+
+
+# A sealed folder, as it stands: (device, inode, modification time in ns).
+Seal = tuple[int, int, int]
+Fingerprint = list[tuple[str, int, int, int]]  # (path, size, mtime_ns, source number) of each record file
+
+
+def sealed_sources(paths: Iterable[tuple[str, bool]]) -> dict[int, Seal]:
+    """Which of the record paths are sealed (by their number), each with its seal."""
+    sealed = sealed_records_dir()
+    seals: dict[int, Seal] = {}
+    for number, (root, _) in enumerate(paths):
+        if sealed is not None and root == sealed:
+            try:
+                st = os.stat(root)
+            except OSError:
+                continue  # scanned as any folder is, and its problem reported there
+            seals[number] = (st.st_dev, st.st_ino, st.st_mtime_ns)
+    return seals
 
 
 def record_paths(
@@ -42,31 +67,33 @@ def record_paths(
     bundled: bool = True,
     configured: bool = True,
     environ: Environ = os.environ,
-) -> list[tuple[Path, bool]]:
+) -> list[tuple[str, bool]]:
     """Paths in load order, each with whether it must exist (the user named it).
 
     `configured` takes in the user's data folder and LEAFEXPLAIN_RECORDS.
     """
-    sources: list[tuple[Path, bool]] = []
+    sources: list[tuple[str, bool]] = []
     if bundled:
         sources.append((bundled_records_dir(), False))
     if configured:
         sources.append((user_records_dir(environ), False))
         for entry in environ.get("LEAFEXPLAIN_RECORDS", "").split(os.pathsep):
             if entry.strip():
-                sources.append((Path(entry).expanduser(), True))
-    sources.extend((Path(p).expanduser(), True) for p in extra)
+                sources.append((os.path.expanduser(entry), True))
+    sources.extend((os.path.expanduser(p), True) for p in extra)
     return sources
 
 
-def iter_record_files(root: Path, problems: list[Problem] | None = None) -> Iterator[Path]:
+def iter_record_files(root: str | Path, problems: list[Problem] | None = None) -> Iterator[Path]:
     """Record files below a folder, in a stable order; a file is taken as it is. A folder that cannot be read
     (no permission, a symlink loop) and a root that is neither a file nor a folder are added to `problems`
     and skipped. Symlinks to folders are not followed, so no loop among folders is ever walked."""
+    from pathlib import Path  # not on the everyday path, which uses `record_file_names`
+
     return map(Path, record_file_names(root, problems))
 
 
-def record_file_names(root: Path, problems: list[Problem] | None = None) -> Iterator[str]:
+def record_file_names(root: str | Path, problems: list[Problem] | None = None) -> Iterator[str]:
     """`iter_record_files` as strings: every run checks hundreds of record files, and a Path each costs more
     than the check."""
     found = [] if problems is None else problems
@@ -90,6 +117,39 @@ def record_file_names(root: Path, problems: list[Problem] | None = None) -> Iter
         for name in sorted(filenames):
             if name.endswith(RECORD_SUFFIXES) and not name.startswith("."):
                 yield os.path.join(dirpath, name)
+
+
+def scan_files(
+    paths: list[tuple[str, bool]], sealed: Mapping[int, Seal] = {}
+) -> tuple[Fingerprint, list[Problem], list[str]]:
+    """Every record file in load order, with its size and time, and which of `paths` it is from.
+
+    The path's number goes into the fingerprint too: a duplicate id within one source is a
+    mistake to report, while a later source replacing an id is how users override records.
+    The files of a `sealed` source are not listed: its seal stands for them (files.sealed_sources).
+    """
+    files: Fingerprint = []
+    problems: list[Problem] = []
+    used: list[str] = []
+    for source_number, (root, required) in enumerate(paths):
+        if not os.path.exists(root) and not os.path.lexists(root):
+            if required:
+                problems.append(Problem(str(root), "no such file or folder"))
+            continue
+        used.append(str(root))
+        if source_number in sealed:
+            continue
+        for path in record_file_names(root, problems):  # a loop or an unreadable folder: a problem, skipped
+            try:
+                st = os.stat(path)
+            except OSError as exc:
+                problems.append(Problem(path, f"cannot read: {exc.strerror or exc}"))
+                continue
+            if not stat.S_ISREG(st.st_mode):  # a FIFO or a device would block or never end
+                problems.append(Problem(path, "not a regular file"))
+                continue
+            files.append((path, st.st_size, st.st_mtime_ns, source_number))
+    return files, problems, used
 
 
 def unwrap(data: Any) -> tuple[Any, str | None]:

@@ -10,22 +10,28 @@ the record files, and the run goes on with that.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import os
-import stat
 import sys
 import time
 import zlib
 from array import array
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Mapping
 
 from leafexplain.env import cache_dir
 from leafexplain.models import Problem, Record
 from leafexplain.records.catalog import Catalog, HeadIndex, posting_row, record_wordings, wording_tokens
-from leafexplain.records.files import Environ, raw_records, record_file_names, record_paths, unwrap
+from leafexplain.records.files import (
+    Environ,
+    Fingerprint,
+    Seal,
+    raw_records,
+    record_paths,
+    scan_files,
+    sealed_sources,
+    unwrap,
+)
 from leafexplain.records.index_file import (
     FIELD_SEP,
     INDEX_FORMAT,
@@ -53,41 +59,12 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the ever
 if TYPE_CHECKING:
     pass
 
-Fingerprint = list[tuple[str, int, int, int]]  # (path, size, mtime_ns, source number) of each record file
 Progress = Callable[[int, int], None]  # bytes done, bytes in all
+Built = tuple[dict[str, object], list[str], list[tuple[tuple[str, ...], ...]], "array[int]"]
+SEALED_INDEX_BYTES = 64 << 20
 
 
-def scan_files(paths: list[tuple[Path, bool]]) -> tuple[Fingerprint, list[Problem], list[str]]:
-    """Every record file in load order, with its size and time, and which of `paths` it is from.
-
-    The path's number goes into the fingerprint too: a duplicate id within one source is a
-    mistake to report, while a later source replacing an id is how users override records.
-    """
-    files: Fingerprint = []
-    problems: list[Problem] = []
-    used: list[str] = []
-    for source_number, (root, required) in enumerate(paths):
-        if not root.exists() and not os.path.lexists(root):
-            if required:
-                problems.append(Problem(str(root), "no such file or folder"))
-            continue
-        used.append(str(root))
-        for path in record_file_names(root, problems):  # a loop or an unreadable folder: a problem, skipped
-            try:
-                st = os.stat(path)
-            except OSError as exc:
-                problems.append(Problem(path, f"cannot read: {exc.strerror or exc}"))
-                continue
-            if not stat.S_ISREG(st.st_mode):  # a FIFO or a device would block or never end
-                problems.append(Problem(path, "not a regular file"))
-                continue
-            files.append((path, st.st_size, st.st_mtime_ns, source_number))
-    return files, problems, used
-
-
-def build(
-    files: Fingerprint, progress: Progress | None = None
-) -> tuple[dict[str, object], list[str], list[tuple[tuple[str, ...], ...]], array[int]]:
+def build(files: Fingerprint, progress: Progress | None = None) -> Built:
     """Parse and validate every record file (later ids replace earlier).
 
     Returns the index's metadata, one encoded row per record, each record's pattern words, and where each
@@ -206,17 +183,26 @@ def to_catalog(source: Source, sources: list[str]) -> Catalog:
     )
 
 
-def index_path(paths: list[tuple[Path, bool]], environ: Environ) -> Path:
+def index_path(paths: list[tuple[str, bool]], environ: Environ) -> str:
     """One index per set of record paths (the default set, or with --records, --no-bundled ...)."""
     key = "\n".join(f"{realpath(p)}|{int(r)}" for p, r in paths)  # a symlink loop resolves without raising
     # A checksum is enough for a file name: the index itself says which files it was built from.
-    return cache_dir(environ) / "index" / f"{zlib.crc32(key.encode()):08x}-{len(paths)}.marshal"
+    return os.path.join(cache_dir(environ), "index", f"{zlib.crc32(key.encode()):08x}-{len(paths)}.marshal")
 
 
-def read_index(path: Path, files: Fingerprint, heal: Callable[[IndexDamaged], Source] | None = None) -> Source:
-    """The index at `path`, its header read and checked; its body is read as it is used (and healed on damage)."""
-    # Rows hold a few fields of each record: an index many times the records' size is not ours.
-    largest = 16 * sum(f[1] for f in files) + (1 << 20)
+def read_index(
+    path: str,
+    files: Fingerprint,
+    heal: Callable[[IndexDamaged], Source] | None = None,
+    seals: Mapping[int, Seal] = {},
+) -> Source:
+    """The index at `path`, its header read and checked; its body is read as it is used (and healed on damage).
+
+    It is current when it was built from `files` and, for each sealed source, from the folder its seal names.
+    """
+    # Rows hold a few fields of each record: an index many times the records' size is not ours (a sealed
+    # source, the bundled records, is not measured: it is allowed what a pack many times today's takes).
+    largest = 16 * sum(f[1] for f in files) + (1 << 20) + SEALED_INDEX_BYTES * len(seals)
     try:
         # Checked once open, never followed: a symlink to /dev/zero, a FIFO or a folder there is not an index.
         handle = open_regular(path, max_bytes=largest, follow=False, buffering=0)
@@ -234,7 +220,7 @@ def read_index(path: Path, files: Fingerprint, heal: Callable[[IndexDamaged], So
         source = open_source(file_reader(handle), os.fstat(handle.fileno()).st_size, heal)
         if source.meta.get("python") != sys.version:
             raise IndexUnusable("index from another Python")
-        if source.meta.get("files") != files:
+        if source.meta.get("seals", {}) != seals or _loose(source.meta.get("files"), seals) != files:
             raise IndexUnusable("record files changed")
     except BaseException:
         handle.close()
@@ -243,37 +229,51 @@ def read_index(path: Path, files: Fingerprint, heal: Callable[[IndexDamaged], So
     return source
 
 
-def write_index(path: Path, data: bytes | tuple[bytes, bytearray]) -> None:
+def _loose(files: object, seals: Mapping[int, Seal]) -> object:
+    """The index's files that are not in a sealed source (anything else as it is: it will not match)."""
+    if not seals or not isinstance(files, list):
+        return files
+    return [f for f in files if not (isinstance(f, tuple) and len(f) == 4 and f[3] in seals)]
+
+
+def write_index(path: str, data: bytes | tuple[bytes, bytearray]) -> None:
     """Atomically: readers see the old index or the new one, never part of one. `data`: whole, or in parts."""
     import tempfile  # only when writing: it imports random, shutil and more
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             for part in (data,) if isinstance(data, bytes) else data:
                 handle.write(part)
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(tmp)
+        except OSError:
+            pass
         raise
-    _remove_stale_temporaries(path.parent)
+    _remove_stale_temporaries(folder)
 
 
 TEMP_PREFIX = ".index-"
 STALE_TEMPORARY_SECONDS = 3600
 
 
-def _remove_stale_temporaries(folder: Path) -> None:
+def _remove_stale_temporaries(folder: str) -> None:
     """A writer killed outright (SIGKILL, power loss) leaves its temporary file: clear old ones."""
     now = time.time()
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(folder):
-            if entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(".tmp"):
-                with contextlib.suppress(OSError):
-                    if now - entry.stat().st_mtime > STALE_TEMPORARY_SECONDS:
-                        os.unlink(entry.path)
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.startswith(TEMP_PREFIX) and e.name.endswith(".tmp")]
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if now - entry.stat().st_mtime > STALE_TEMPORARY_SECONDS:
+                os.unlink(entry.path)
+        except OSError:
+            pass  # gone already, or not ours to remove: the next writer tries again
 
 
 def load(
@@ -288,32 +288,49 @@ def load(
 ) -> Catalog:
     """The catalog of these record paths: from the index when it is current, else built (and saved)."""
     paths = record_paths(extra, bundled=bundled, configured=configured, environ=environ)
-    files, scan_problems, used = scan_files(paths)
+    seals = sealed_sources(paths) if use_cache else {}
+    files, scan_problems, used = scan_files(paths, seals)
     path = index_path(paths, environ)
     source = None
     saved = False
+
+    def build_all(progress: Progress | None = None) -> Built:
+        """Every record file read, a sealed source's too; what its scan found is kept with the index."""
+        if not seals:
+            built = build(files, progress)
+        else:
+            every, problems, _ = scan_files(paths)
+            built = build(every, progress)
+            found_sealed = [tuple(p) for p in problems if p not in scan_problems]
+            built[0]["problems"] = found_sealed + built[0]["problems"]  # type: ignore[operator]
+        built[0]["seals"] = seals
+        return built
+
     if use_cache:
 
         def heal(exc: IndexDamaged) -> Source:
             warn(f"the record index {path} was damaged ({exc}); rebuilding it")
-            with contextlib.suppress(OSError):
-                path.unlink()
-            return memory_source(encode_parts(*build(files)))
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            return memory_source(encode_parts(*build_all()))
 
         try:
-            source = read_index(path, files, heal)
+            source = read_index(path, files, heal, seals)
         except IndexDamaged as exc:
             warn(f"the record index {path} was damaged ({exc}); rebuilding it")
         except IndexUnusable:
             pass
     if source is None:
-        encoded = encode_parts(*build(files, progress))  # the build's lists are emptied as they are encoded
+        encoded = encode_parts(*build_all(progress))  # the build's lists are emptied as they are encoded
         source = memory_source(encoded)
         if use_cache:
             try:
                 write_index(path, encoded)
             except OSError as exc:
-                warn(f"cannot write the record index in {path.parent} ({exc.strerror or exc}); working without it")
+                folder = os.path.dirname(path)
+                warn(f"cannot write the record index in {folder} ({exc.strerror or exc}); working without it")
             else:
                 saved = True
     catalog = to_catalog(source, used)
@@ -329,7 +346,7 @@ def load(
 
 
 def _fetch_or_rebuild(
-    catalog: Catalog, fresh: Callable[[], Catalog], path: Path, warn: Callable[[str], None]
+    catalog: Catalog, fresh: Callable[[], Catalog], path: str, warn: Callable[[str], None]
 ) -> Callable[[int], Record]:
     """A record that is not what its row says: read every record afresh, once, and take it from there.
 
@@ -351,8 +368,10 @@ def _fetch_or_rebuild(
             found = [n for n, record_id in enumerate(rebuilt[0].ids) if record_id == wanted]
             if found and not isinstance(exc, IndexDamaged):
                 return rebuilt[0].record(found[0])
-            with contextlib.suppress(OSError):
-                path.unlink()
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
             reason = exc if isinstance(exc, IndexDamaged) else "a row does not match the record files"
             warn(f"the record index {path} was damaged ({reason}); rebuilding it")
             if found:

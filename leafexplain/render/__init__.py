@@ -7,8 +7,8 @@ read from here). A format's module is imported only when it is used: rich costs 
 
 from __future__ import annotations
 
-import importlib
 import io
+import sys
 from collections.abc import Iterable, Sequence
 from types import ModuleType
 
@@ -50,7 +50,9 @@ def resolve_format(fmt: str, env: Environment, color: ColorChoice) -> str:
 
 
 def _module(env: Environment, style: Style) -> ModuleType:
-    return importlib.import_module(FORMATS[resolve_format(style.format, env, style.color)])
+    name = FORMATS[resolve_format(style.format, env, style.color)]
+    __import__(name)  # the builtin: importlib (and the warnings module it brings) is not needed for this
+    return sys.modules[name]
 
 
 def write(report: Report, env: Environment, style: Style) -> None:
