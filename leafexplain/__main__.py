@@ -1,8 +1,6 @@
 """`python -m leafexplain`: the command line, as the console script runs it."""
 
-import sys
-
-from leafexplain.cli import main
+from leafexplain.cli import console
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

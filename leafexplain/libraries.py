@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from leafexplain.models import ErrorEvent, Frame, Record
-from leafexplain.regex import lazy_regex
+from leafexplain.regex import lazy_regex, search_alternatives
 
 RUST_REPO = "rust-lang/rust"
 CPYTHON_REPO = "python/cpython"
@@ -39,32 +39,39 @@ def library_name(repo: str) -> str:
 
 # burn's own crates count as a library wherever they sit (a registry, a git checkout, a
 # vendored copy): the user's frame is the code that called into burn.
-_RUST_LIBRARY = lazy_regex(
-    r"(^|/)rustc/[0-9a-f]{7,40}/|/\.cargo/(registry|git)/|/\.rustup/|/rustlib/src/"
-    r"|(^|/)library/(std|core|alloc|proc_macro|test)/src/|(^|/)crates/burn(-[a-z0-9]+)*/src/"
+_RUST_LIBRARY = (
+    ("crates/burn", lazy_regex(r"(^|/)crates/burn(-[a-z0-9]+)*/src/")),
+    ("/.cargo/registry/", None),
+    ("/.cargo/git/", None),
+    ("/.rustup/", None),
+    ("/rustlib/src/", None),
+    ("rustc/", lazy_regex(r"(^|/)rustc/[0-9a-f]{7,40}/")),
+    ("library/", lazy_regex(r"(^|/)library/(std|core|alloc|proc_macro|test)/src/")),
 )
 _RUST_STD_FUNCTION = lazy_regex(r"^(<)?(std|core|alloc|__rustc|rust_begin_unwind|test)(\[[0-9a-f]+\])?(::|$)")
-_PYTHON_LIBRARY = lazy_regex(
-    r"[/\\](site|dist)-packages[/\\]|[/\\]lib(64)?[/\\]python\d(\.\d+)?[/\\]|^<frozen |[/\\]Lib[/\\]"
+_PYTHON_LIBRARY = (
+    ("-packages", lazy_regex(r"[/\\](site|dist)-packages[/\\]")),
+    ("python", lazy_regex(r"[/\\]lib(64)?[/\\]python\d(\.\d+)?[/\\]")),
+    ("<frozen ", lazy_regex(r"^<frozen ")),
+    ("Lib", lazy_regex(r"[/\\]Lib[/\\]")),
 )
-_BURN_CRATE = lazy_regex(
-    r"(?:^|/)(burn(?:-[a-z0-9]+)*)-\d+\.\d+\.\d+[^/]*/|(?:^|/)crates/(burn[a-z0-9-]*)/|\b(burn_[a-z0-9_]+)::"
+_BURN_CRATE = (
+    ("crates/burn", lazy_regex(r"(?:^|/)crates/burn[a-z0-9-]*/")),
+    ("burn_", lazy_regex(r"\bburn_[a-z0-9_]+::")),
+    ("burn", lazy_regex(r"(?:^|/)burn(?:-[a-z0-9]+)*-\d+\.\d+\.\d+[^/]*/")),
 )
 _RUST_STD_PATH = lazy_regex(r"(^|/)library/(std|core|alloc)/")
 _TORCH_PATH = lazy_regex(r"[/\\]torch[/\\]")
-# What each library regex cannot match without: looked for first, as substrings.
-_RUST_LIBRARY_PARTS = ("rustc/", "/.cargo/", "/.rustup/", "/rustlib/src/", "library/", "crates/burn")
-_PYTHON_LIBRARY_PARTS = ("-packages", "python", "<frozen ", "Lib")
 _CPYTHON_PATH = lazy_regex(r"[/\\]lib(64)?[/\\]python3(\.\d+)?[/\\](?!.*(site|dist)-packages)")
 
 
 def is_library_frame(frame: Frame, language: str) -> bool:
     """A frame in a library (the standard library, a registry crate, burn, site-packages), not the user's code."""
     if language == "rust":
-        if any(part in frame.file for part in _RUST_LIBRARY_PARTS) and _RUST_LIBRARY.search(frame.file):
+        if search_alternatives(frame.file, _RUST_LIBRARY):
             return True
         return bool(frame.function and not frame.file and _RUST_STD_FUNCTION.match(frame.function))
-    return any(part in frame.file for part in _PYTHON_LIBRARY_PARTS) and bool(_PYTHON_LIBRARY.search(frame.file))
+    return search_alternatives(frame.file, _PYTHON_LIBRARY)
 
 
 def library_hints(event: ErrorEvent) -> frozenset[str]:
@@ -77,7 +84,7 @@ def library_hints(event: ErrorEvent) -> frozenset[str]:
         # regex is compiled at its first use, in every run.
         if "/rustc/" in text or ("library/" in text and _RUST_STD_PATH.search(text)):
             hints.add(RUST_REPO)
-        if "burn" in text and _BURN_CRATE.search(text):
+        if search_alternatives(text, _BURN_CRATE):
             hints.add(BURN_REPO)
         if "torch" in text and _TORCH_PATH.search(text):
             hints.add(TORCH_REPO)

@@ -31,3 +31,14 @@ class _LazyRegex:
 def lazy_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """`re.compile(pattern, flags)`, done when the pattern is first used."""
     return _LazyRegex(pattern, flags)  # type: ignore[return-value]
+
+
+# One alternative of a pattern: the substring it cannot match without, and the regex for the rest (None: the
+# substring says it all).
+Alternative = tuple[str, "re.Pattern[str] | None"]
+
+
+def search_alternatives(text: str, alternatives: tuple[Alternative, ...]) -> bool:
+    """`a|b|c` found in the text, asked alternative by alternative: each regex is compiled only when its
+    substring is there, and a small regex compiles several times faster than the whole alternation."""
+    return any(part in text and (regex is None or regex.search(text)) for part, regex in alternatives)

@@ -78,6 +78,26 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path, args: tupl
     assert done.stderr == "status 141\n", done.stderr
 
 
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_everything_written_is_out_before_the_process_ends(tmp_path: Path, unbuffered: str) -> None:
+    """The console entry ends the process without the interpreter's teardown (cli.console): what the run
+    wrote, far more than a pipe holds, is all out first, buffered or not."""
+    distinct = "".join(
+        f'Traceback (most recent call last):\n  File "t{n}.py", line 1, in <module>\n'
+        f"RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn {n}\n"
+        for n in range(300)
+    )
+    environ = Isolated(tmp_path, PYTHONUNBUFFERED=unbuffered).environ
+    for entry in (leafexplain_command(), [sys.executable, "-m", "leafexplain"]):
+        done = subprocess.run(
+            [*entry, "--format", "json"], input=distinct, capture_output=True, text=True, env=environ, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        assert len(done.stdout) > 1 << 16 and len(json.loads(done.stdout)["events"]) == 300
+    version = subprocess.run([*leafexplain_command(), "--version"], capture_output=True, text=True, env=environ)
+    assert version.stdout.startswith("leafexplain ") and version.returncode == 0
+
+
 def open_writer(fifo: Path, proc: subprocess.Popen[bytes]) -> BinaryIO:
     """The FIFO's writing end, once leafexplain has opened the reading end (never hangs if it died)."""
     deadline = time.monotonic() + 60

@@ -6,7 +6,7 @@ No typer or click here: the fast path runs `run_explain` straight from the route
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
@@ -51,7 +51,6 @@ def load_catalog(opts: Options, env: Environment) -> Catalog:
     """The records, from the index (built first, with a progress bar, if the record files changed); problems
     to stderr."""
     from leafexplain.records import open_catalog
-    from leafexplain.render.progress import progress_bar
 
     warned: list[str] = []
 
@@ -60,10 +59,18 @@ def load_catalog(opts: Options, env: Environment) -> Catalog:
             warned.append(message)
             warn(env, message)
 
-    with progress_bar(env, "indexing records") as progress:
-        catalog = open_catalog(
+    def opened(progress: Callable[[int, int], None] | None) -> Catalog:
+        return open_catalog(
             opts.records, bundled=not opts.no_bundled, environ=env.environ, progress=progress, warn=warn_once
         )
+
+    if env.stderr_isatty:
+        from leafexplain.render.progress import progress_bar
+
+        with progress_bar(env, "indexing records") as progress:
+            catalog = opened(progress)
+    else:
+        catalog = opened(None)  # no bar on a pipe (nor its module)
     warn_problems(env, catalog.problems)
     return catalog
 

@@ -69,6 +69,19 @@ def run_guarded(call: Callable[[], int | None], env: Environment) -> int:
         return ExitStatus.INTERNAL_ERROR
 
 
+def finish_output(env: Environment, code: int) -> int:
+    """The run's code once its output is all written: a reader that went away at the last flush ends it as the
+    guard does (141, quietly), and nothing is left in a buffer for the interpreter's exit to write."""
+    try:
+        env.stdout.flush()
+        env.stderr.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return ExitStatus.BROKEN_PIPE
+    return code
+
+
 def invoke_click(command: Any, args: list[str], env: Environment) -> int:
     """Run a click command on `args`: click's own endings (usage errors, aborts, a closed pipe) as our codes.
 

@@ -8,10 +8,10 @@ from leafexplain.extract.common import prefix_stripper, trim_blank, user_frame
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.regex import lazy_regex
 
-Q = "['\u2018\u2019]"  # pasted text turns quotes typographic
+_QUOTES = "'\u2018\u2019"  # pasted text turns quotes typographic
+Q = f"[{_QUOTES}]"
 # `t?hread`: a paste that lost its first character (`hread 'main' panicked at`) is still a panic.
 THREAD = rf"t?hread {Q}(?P<thread>[^'\u2018\u2019]*){Q}"
-ANCHOR = lazy_regex(rf"{THREAD}(?: \((?P<tid>\d+)\))? panicked at (?P<rest>.*)$")
 # The runtime aborts without a panic for these: no message line, no location.
 ABORT = lazy_regex(
     rf"^\s*(?:{THREAD}(?: \(\d+\))? (?P<overflow>has overflowed its stack)"
@@ -19,7 +19,6 @@ ABORT = lazy_regex(
 )
 # `fn main() -> Result<..>` returning an error prints its Debug form: a guess, kept when a record explains it.
 MAIN_ERROR = lazy_regex(r"^Error: (?P<message>[A-Z]\w*(?: \{ | ?\().*)$")
-LOCATION_LINE = lazy_regex(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+):\s*$")
 # Before Rust 1.42 a panic inside a std macro (assert_eq!) named the macro as its place:
 # `<::std::macros::panic macros>:5:6`, with a space in it.
 OLD_FILE = r"(?P<file>\S+?|<[^>\n]+>)"
@@ -27,7 +26,6 @@ OLD_ONE_LINE = lazy_regex(rf"^{Q}(?P<msg>.*){Q}, {OLD_FILE}:(?P<line>\d+):(?P<co
 OLD_TAIL = lazy_regex(rf"^(?P<msg>.*){Q}, {OLD_FILE}:(?P<line>\d+):(?P<col>\d+)\s*$")
 TEST_HEADER = lazy_regex(r"^---- (?P<test>\S+) stdout ----$")
 # The test harness at work: its first line, a test's result line, or the end of a test's own output.
-HARNESS_START = lazy_regex(r"^running \d+ tests?$|^test \S+ \.\.\. ")
 HARNESS_SECTION_END = lazy_regex(r"^failures:$|^test result: ")
 # Lines that end a panic's message: the backtrace note or header, the test harness's and cargo's own lines.
 _TERMINATOR_STARTS = (
@@ -38,6 +36,55 @@ _TERMINATOR_STARTS = (
     "error: process didn't exit",
     "   Doc-tests ",
 )
+
+
+# The panic's header and the place after it are read with string tests, not regexes: every Rust run reads
+# them, and compiling their regexes cost more than all the searching.
+Header = tuple[int, str, str, str]  # where `thread` starts, the thread's name, its id (or ""), and the rest
+
+
+def panic_header(line: str) -> Header | None:
+    """`thread 'NAME' (ID) panicked at REST` anywhere in the line (`hread` too: a paste that lost its first
+    character): the first such header, as a search for THREAD, an optional ` (ID)`, ` panicked at ` finds it."""
+    at = line.find("hread ")
+    while at >= 0:
+        name_at = at + 7
+        if name_at <= len(line) and line[at + 6] in _QUOTES:
+            close = min((q for q in map(line.find, _QUOTES, (name_at,) * 3) if q >= 0), default=-1)
+            after, tid = line[close + 1 :], ""
+            if close >= 0 and after.startswith(" ("):
+                digits, paren, tail = after[2:].partition(")")
+                if paren and digits.isdecimal():
+                    after, tid = tail, digits
+            if close >= 0 and after.startswith(" panicked at "):
+                start = at - 1 if line[at - 1 : at] == "t" else at
+                return start, line[name_at:close], tid, after[13:]
+        at = line.find("hread ", at + 1)
+    return None
+
+
+def location_line(text: str) -> tuple[str, str, str] | None:
+    """`FILE:LINE:COL:` and nothing after it but spaces: the place a panic's header ends with since Rust 1.73."""
+    body = text.rstrip()
+    if not body.endswith(":"):
+        return None
+    parts = body[:-1].rsplit(":", 2)
+    if len(parts) != 3 or not parts[1].isdecimal() or not parts[2].isdecimal():
+        return None
+    file = parts[0]
+    return (file, parts[1], parts[2]) if file[:1] and not file[:1].isspace() else None
+
+
+def harness_start(line: str) -> bool:
+    """The test harness's first line (`running 3 tests`) or a test's result line (`test name ... `): string
+    tests, not a regex, as for `ends_message`."""
+    if line.startswith("running "):
+        count, _, noun = line[8:].partition(" ")
+        return count.isdecimal() and noun in ("test", "tests")
+    if line.startswith("test "):
+        name, _, after = line[5:].partition(" ")
+        return bool(name) and name.split() == [name] and after.startswith("... ")
+    return False
 
 
 def ends_message(line: str) -> bool:
@@ -164,12 +211,12 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         header = TEST_HEADER.match(raw.strip()) if "---- " in raw else None
         if header:
             test, harness = header.group("test"), True
-        elif raw.startswith(("running ", "test ")) and HARNESS_START.match(raw.strip()):
+        elif raw.startswith(("running ", "test ")) and harness_start(raw.strip()):
             harness = True
         elif raw.startswith(("failures:", "test result: ")) and HARNESS_SECTION_END.match(raw.strip()):
             test = None
             harness = raw.startswith("failures:")  # the summary after it names tests, prints no panic
-        m = ANCHOR.search(raw) if "panicked at" in raw else None
+        m = panic_header(raw) if "panicked at" in raw else None
         if not m:
             found = _abort_or_main_error(raw, i, test)
             if found is not None:
@@ -180,22 +227,22 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             i += 1
             continue
         start = i
-        prefix = raw[: m.start()]
+        prefix = raw[: m[0]]
         # An indented header (a quoted log) does not make its message lines need that indent, nor does the
         # test harness's `test name ... ` printed before a panic on the same line (only that line has it).
-        glued_to_test = prefix.startswith("test ") and HARNESS_START.match(prefix)
+        glued_to_test = prefix.startswith("test ") and harness_start(prefix)
         strip = prefix_stripper(prefix) if prefix.strip() and not glued_to_test else (lambda line: line)
-        rest = m.group("rest")
+        rest = m[3]
         location: Frame | None = None
         message_lines: list[str] = []
         i += 1
-        new = LOCATION_LINE.match(rest)
+        new = location_line(rest)
         old = None if new else OLD_ONE_LINE.match(rest)  # the pre-1.73 form: its regex only when needed
         if new:
-            location = _location(new.group("file"), new.group("line"), new.group("col"))
+            location = _location(*new)
             while i < len(lines) and len(message_lines) < MAX_MESSAGE_LINES:
                 line = strip(lines[i])
-                if line is None or not line.strip() or ends_message(line) or ANCHOR.search(line):
+                if line is None or not line.strip() or ends_message(line) or panic_header(line):
                     break
                 message_lines.append(line)
                 i += 1
@@ -239,7 +286,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             break
         for k in range(start, i):
             claimed[k] = True
-        thread = m.group("thread")
+        thread = m[1]
         language = "rust"
         all_frames = tuple(frames)
         mine = user_frame(all_frames, language, innermost_first=True) if all_frames else None

@@ -4,6 +4,7 @@ with the message located in it and the drift from the record's commit said in wo
 from __future__ import annotations
 
 import os
+import sys
 
 from leafexplain.libraries import (
     CPYTHON_REPO,
@@ -16,11 +17,8 @@ from leafexplain.libraries import (
     rust_variants,
     version_from_dirs,
 )
-from leafexplain.locate import python, rust
 from leafexplain.locate.files import Found, LocalPaths, language_of, read_lines_cached, resolve, stamp, window
 from leafexplain.locate.message import locate_message
-from leafexplain.locate.python import python_installed, python_version_of
-from leafexplain.locate.rust import cargo_registry, cargo_version, rust_std
 from leafexplain.models import Drift, ErrorEvent, Frame, LibrarySource, Record
 from leafexplain.regex import lazy_regex
 from leafexplain.safeio import inside, realpath
@@ -36,8 +34,12 @@ _LIBRARY_FOLDER = lazy_regex(
 
 def forget_listings() -> None:
     """Folder listings (toolchains, crates, installed packages) are read again by the next lookup."""
-    rust.forget_listings()
-    python.forget_listings()
+    # The Rust and Python lookups are imported by the first explanation that needs them (a Rust panic never
+    # looks for a Python package): one that is not imported yet has listed nothing.
+    for name in ("leafexplain.locate.rust", "leafexplain.locate.python"):
+        module = sys.modules.get(name)
+        if module is not None:
+            module.forget_listings()
 
 
 def _event_frames(event: ErrorEvent) -> list[Frame]:
@@ -65,6 +67,8 @@ def _library_file(frame: Frame, paths: LocalPaths) -> str | None:
 def _from_frames(record: Record, rel: str, frames: list[Frame], paths: LocalPaths) -> Found | None:
     """The frames' own paths, when the file they name exists here in a library location."""
     if rel.endswith(".rs"):
+        from leafexplain.locate.rust import cargo_version
+
         tails = rust_variants(rel)
         parts = crate_parts(record, rel)
         for frame in frames:
@@ -85,6 +89,8 @@ def _from_frames(record: Record, rel: str, frames: list[Frame], paths: LocalPath
     tail = python_tail(record, rel)
     if tail is None:
         return None
+    from leafexplain.locate.python import python_version_of
+
     for frame in frames:
         if not ends_with(frame.file, tail):
             continue
@@ -122,10 +128,16 @@ def library_source(
     found = _from_frames(record, rel, frames, paths)
     if found is None:
         if record.repo == RUST_REPO:
+            from leafexplain.locate.rust import rust_std
+
             found = rust_std(rel, frames, paths)
         elif rel.endswith(".rs"):
+            from leafexplain.locate.rust import cargo_registry
+
             found = cargo_registry(record, rel, frames, paths)
         else:
+            from leafexplain.locate.python import python_installed
+
             found = python_installed(record, rel, paths)
     if found is None:
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import zlib
 from collections.abc import Iterable, Iterator, Mapping
 
 from leafexplain.bundled import bundled_dir, installed_dir
@@ -19,8 +20,10 @@ if TYPE_CHECKING:
 
 Environ = Mapping[str, str]
 RECORD_SUFFIXES = (".json", ".txt", ".jsonl")
-# Where a record lies: file number, byte offset, length, array item (-1: none), line (0: none).
-Location = tuple[int, int, int, int, int]
+# Where a record lies: file number, byte offset, length, array item (-1: none), line (0: none), and the CRC-32
+# of those bytes (a fetch that reads the same bytes need not check the record again).
+Location = tuple[int, int, int, int, int, int]
+_NOWHERE = (0, 0, 0, -1, 0, 0)
 # A single-record file is parsed whole; anything this large is not one record. Parsed JSON takes
 # up to ~25 times its size (a file of `[],[],...` is a list per 3 bytes), so these bound memory too.
 MAX_SINGLE_FILE_BYTES = 16 * 1024 * 1024
@@ -203,35 +206,36 @@ def raw_records(path: str, size: int) -> Iterator[tuple[object, str | None, Loca
                     yield (
                         None,
                         None,
-                        (0, 0, 0, -1, 0),
+                        _NOWHERE,
                         [Problem(path, f"line longer than {MAX_LINE_BYTES} bytes", line=number)],
                     )
                     continue
                 try:
                     data, version = unwrap(json.loads(raw))
                 except (ValueError, RecursionError) as exc:
-                    yield None, None, (0, 0, 0, -1, 0), [Problem(path, describe_json_error(exc), line=number)]
+                    yield None, None, _NOWHERE, [Problem(path, describe_json_error(exc), line=number)]
                     continue
-                yield data, version, (0, here, len(raw), -1, number), []
+                yield data, version, (0, here, len(raw), -1, number, zlib.crc32(raw)), []
         return
     too_large = [Problem(path, f"{size} bytes is too large for a record file; use .jsonl")]
     if size > MAX_SINGLE_FILE_BYTES:
-        yield None, None, (0, 0, 0, -1, 0), too_large
+        yield None, None, _NOWHERE, too_large
         return
     try:
         with open_regular(path) as handle:
             content = handle.read(MAX_SINGLE_FILE_BYTES + 1)  # it may have grown since it was listed
         if len(content) > MAX_SINGLE_FILE_BYTES:
-            yield None, None, (0, 0, 0, -1, 0), too_large
+            yield None, None, _NOWHERE, too_large
             return
         parsed = json.loads(content)
     except (ValueError, RecursionError) as exc:
-        yield None, None, (0, 0, 0, -1, 0), [Problem(path, describe_json_error(exc))]
+        yield None, None, _NOWHERE, [Problem(path, describe_json_error(exc))]
         return
+    crc = zlib.crc32(content)
     if isinstance(parsed, list):
         for item, entry in enumerate(parsed):
             data, version = unwrap(entry)
-            yield data, version, (0, 0, size, item, item + 1), []
+            yield data, version, (0, 0, size, item, item + 1, crc), []
     else:
         data, version = unwrap(parsed)
-        yield data, version, (0, 0, size, -1, 0), []
+        yield data, version, (0, 0, size, -1, 0, crc), []

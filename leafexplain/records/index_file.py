@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # 3: a checksum after the magic line; 4: each record's other wordings, word frequencies;
 # 5: rows ended by ROW_END, each record's place as numbers, their shape checked at load;
 # 6: a checksum per block, read as needed; postings name the wording; each wording's head words
-INDEX_FORMAT = 6
+INDEX_FORMAT = 7
 
 
 class IndexUnusable(Exception):
@@ -39,7 +39,7 @@ class IndexDamaged(IndexUnusable):
 # A row of the index: the fields the matcher and the commands read, as text. Where the full record lies
 # (PLACE_FIELDS) is kept apart, as numbers.
 ROW_FIELDS = ("id", "repo", "slug", "pattern", "language", "class", "tags", "variants")
-PLACE_FIELDS = ("file", "offset", "length", "item", "line")
+PLACE_FIELDS = ("file", "offset", "length", "item", "line", "crc")
 FIELD_SEP, TAG_SEP = "\x1f", "\x1e"  # validation keeps these out of every indexed field
 WORDING_SEP, PART_SEP = "\x1d", "\x1c"  # and these two: a record's other wordings, and the parts of one
 MAGIC_NAME = b"LEAFEXPLAIN-INDEX"

@@ -231,19 +231,19 @@ class Rows:
         return row
 
     def place(self, index: int, files: int) -> tuple[int, ...]:
-        """(file, offset, length, item, line) of the record in row `index`, of the `files` the header names.
+        """(file, offset, length, item, line, crc) of the record in row `index`, of the `files` the header names.
         A place that cannot be (a file not named, a length past any record's) means the index is not ours."""
         return tuple(self.source.guarded(lambda: self._place(index, files)))
 
     def _place(self, index: int, files: int) -> tuple[int, ...]:
         width = len(PLACE_FIELDS)
         if self.reads > BULK_AFTER:
-            file, offset, length, item, line = self.source.whole("places")[index * width : (index + 1) * width]
+            file, offset, length, item, line, crc = self.source.whole("places")[index * width : (index + 1) * width]
         else:
-            file, offset, length, item, line = self.source.items("places", index * width, (index + 1) * width)
+            file, offset, length, item, line, crc = self.source.items("places", index * width, (index + 1) * width)
         if not (0 <= file < files and offset >= 0 and 0 <= length <= MAX_RECORD_BYTES and item >= -1 and line >= 0):
             raise IndexDamaged(f"the place of row {index} is out of range")
-        return file, offset, length, item, line
+        return file, offset, length, item, line, crc
 
 
 class Column(Sequence["Any"]):  # quoted: typing is not imported at run time

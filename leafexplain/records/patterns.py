@@ -108,6 +108,8 @@ class CompiledPattern(NamedTuple):
 
 def split_pattern(pattern: str) -> list[str | None]:
     """The pattern as literal strings and None for each placeholder."""
+    if "{" not in pattern and "}" not in pattern and "%" not in pattern:
+        return [pattern] if pattern else []  # no placeholder nor escape: one literal, and no regex compiled
     parts: list[str | None] = []
     pos = 0
     literal = ""

@@ -126,7 +126,9 @@ def class_only(values: dict[str, Any]) -> bool:
     return bool(values.get("errorClass")) and split_pattern(values["messagePattern"].strip()) == [None]
 
 
-def _variants(entries: list[dict[str, Any]], problem: Any) -> tuple[tuple[Variant, ...], list[Problem]]:
+def _variants(
+    entries: list[dict[str, Any]], problem: Any, checked: bool = False
+) -> tuple[tuple[Variant, ...], list[Problem]]:
     """The `messageVariants` entries, typed, and what is wrong with them (field `messageVariants[N].key`)."""
     problems: list[Problem] = []
     variants: list[Variant] = []
@@ -152,23 +154,33 @@ def _variants(entries: list[dict[str, Any]], problem: Any) -> tuple[tuple[Varian
                 problems.append(problem("contains control characters", f"{where}.{key}"))
         if len(problems) > before:
             continue
-        if pattern_text(entry["messagePattern"]).literal_chars < MIN_LITERAL_CHARS:
-            problems.append(
-                problem(f"has fewer than {MIN_LITERAL_CHARS} literal characters", f"{where}.messagePattern")
-            )
-        if entry.get("commit") is not None and not SHA_RE.match(entry["commit"]):
-            problems.append(problem("must be a full 40-hex commit", f"{where}.commit"))
-        if entry.get("githubUrl") is not None and safe_link(entry["githubUrl"]) is None:
-            problems.append(problem("must be an https:// link without credentials", f"{where}.githubUrl"))
+        if not checked:
+            problems += _variant_shape_problems(entry, where, problem)
         if len(problems) == before:
             variants.append(Variant(**{key: entry[key] for key in VARIANT_FIELDS if entry.get(key) is not None}))
     return tuple(variants), problems
 
 
+def _variant_shape_problems(entry: dict[str, Any], where: str, problem: Any) -> list[Problem]:
+    found = []
+    if pattern_text(entry["messagePattern"]).literal_chars < MIN_LITERAL_CHARS:
+        found.append(problem(f"has fewer than {MIN_LITERAL_CHARS} literal characters", f"{where}.messagePattern"))
+    if entry.get("commit") is not None and not SHA_RE.match(entry["commit"]):
+        found.append(problem("must be a full 40-hex commit", f"{where}.commit"))
+    if entry.get("githubUrl") is not None and safe_link(entry["githubUrl"]) is None:
+        found.append(problem("must be an https:// link without credentials", f"{where}.githubUrl"))
+    return found
+
+
 def validate_record(
-    data: Any, path: str, line: int | None = None, dataset_version: str | None = None
+    data: Any, path: str, line: int | None = None, dataset_version: str | None = None, *, checked: bool = False
 ) -> tuple[Record | None, list[Problem]]:
-    """Check one record object; return the typed Record (None when invalid) and the problems."""
+    """Check one record object; return the typed Record (None when invalid) and the problems.
+
+    `checked`: these are the very bytes an earlier check passed (the record index keeps their CRC-32): the
+    types are checked as the Record is built, not the shapes (tokens, links, patterns), whose regexes cost a
+    run more than the rest of reading the record.
+    """
 
     def problem(message: str, field: str | None = None) -> Problem:
         return Problem(path=path, line=line, field=field, message=message)
@@ -196,14 +208,26 @@ def validate_record(
             problems.append(problem("holds a lone surrogate (\\ud800-\\udfff): not valid Unicode text", name))
             continue
         if kind == VARIANTS:
-            variants, found = _variants(value, problem)
+            variants, found = _variants(value, problem, checked)
             problems.extend(found)
             values[name] = variants
             continue
         values[name] = tuple(value) if name in LIST_FIELDS else value
     if problems:
         return None, problems
+    if not checked:
+        problems = _shape_problems(values, problem)
+        if problems:
+            return None, problems
+    values.setdefault("slug", "")
+    if not values["slug"]:
+        values["slug"] = slugify(values["errorMessage"])
+    return Record(**values, datasetVersion=dataset_version, origin=f"{path}:{line}" if line else path), []
 
+
+def _shape_problems(values: dict[str, Any], problem: Any) -> list[Problem]:
+    """What is wrong with the shapes of a record's typed values: tokens, the repository, the link, the pattern."""
+    problems: list[Problem] = []
     for name in NO_CONTROL_FIELDS:
         if isinstance(values.get(name), str) and _has_control(values[name]):
             problems.append(problem("contains control characters", name))
@@ -229,9 +253,4 @@ def validate_record(
                 "messagePattern",
             )
         )
-    if problems:
-        return None, problems
-    values.setdefault("slug", "")
-    if not values["slug"]:
-        values["slug"] = slugify(values["errorMessage"])
-    return Record(**values, datasetVersion=dataset_version, origin=f"{path}:{line}" if line else path), []
+    return problems
