@@ -211,14 +211,16 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         header = TEST_HEADER.match(raw.strip()) if "---- " in raw else None
         if header:
             test, harness = header.group("test"), True
-        elif raw.startswith(("running ", "test ")) and harness_start(raw.strip()):
+        elif not harness and raw.startswith(("running ", "test ")) and harness_start(raw.strip()):
             harness = True
         elif raw.startswith(("failures:", "test result: ")) and HARNESS_SECTION_END.match(raw.strip()):
             test = None
             harness = raw.startswith("failures:")  # the summary after it names tests, prints no panic
         m = panic_header(raw) if "panicked at" in raw else None
         if not m:
-            found = _abort_or_main_error(raw, i, test)
+            # The words an abort or main's error needs, looked for here: a long log's every line passes.
+            maybe = "overflowed" in raw or "allocation" in raw or raw.startswith("Error: ")
+            found = _abort_or_main_error(raw, i, test) if maybe else None
             if found is not None:
                 claimed[i] = True
                 events.append(found)
