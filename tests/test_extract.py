@@ -242,3 +242,27 @@ def test_the_tracebacks_doctest_expects_are_not_errors_and_the_one_it_got_is() -
     assert all(e.tentative and "ValueError" not in e.message for e in guesses), guesses
     [event] = extract_events(DOCTEST_FAILED)
     assert (event.error_type, event.message) == ("ZeroDivisionError", "division by zero")
+
+
+def test_a_message_ends_where_another_program_writes() -> None:
+    """A traceback's last lines are followed by what comes next in a CI log or a launcher's output, often with no
+    blank line between: a runner's own lines and timestamped log records are not the message's."""
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    json.loads(text)\n"
+        "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n"
+    )
+    for after in (
+        "Error: Process completed with exit code 1.",  # GitHub Actions' step result
+        "##[error]Process completed with exit code 1.",
+        "::error file=train.py,line=3::JSONDecodeError",
+        "ERROR: Job failed: exit code 1",  # GitLab
+        "2026-11-30T12:00:01.123Z INFO uploading artifacts",
+        "[2026-11-30 12:00:01,123] INFO rank 1 stopped",
+        "E1130 12:00:01.123456 4242 torch/distributed/elastic/multiprocessing/api.py:881] failed (exitcode: 1)",
+    ):
+        [event] = extract_events(traceback + after + "\n")
+        assert event.message == "Expecting value: line 1 column 1 (char 0)", after
+    [event] = extract_events(traceback + "while reading config.json\n")
+    assert event.message == "Expecting value: line 1 column 1 (char 0)\nwhile reading config.json"

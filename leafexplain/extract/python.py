@@ -32,6 +32,19 @@ CONTEXT = "During handling of the above exception, another exception occurred:"
 MAX_MESSAGE_LINES = 200
 # Lines that end a message even without a blank line before them: pytest's rules and summaries.
 REPORT_LINE = lazy_regex(r"^(?:[=_-]{5,}|(?:FAILED|ERROR|PASSED) \S)")
+# ... and lines another program wrote once the traceback was out: a CI runner's own (GitHub Actions' workflow
+# commands and step result, GitLab's job result), or a log record that starts with its time (ISO 8601, or
+# glog's `E1130 12:00:01` as torch's elastic launcher writes). A message's own lines do not start so.
+_RUNNER_LINES = ("##[", "::error", "::warning", "::notice", "::group", "::endgroup")
+_RUNNER_LINES += ("Error: Process completed with exit code", "ERROR: Job failed")
+_LOG_TIME = lazy_regex(r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|[IWEF]\d{4} \d\d:\d\d:\d\d")
+
+
+def _another_program(line: str) -> bool:
+    if line.startswith(_RUNNER_LINES):
+        return True
+    lead = line[:2]  # the regex only where a time could start: `2`, `[2`, `E1`
+    return (lead[:1].isdigit() or lead[1:].isdigit()) and bool(_LOG_TIME.match(line))
 
 
 def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[str], int]:
@@ -49,6 +62,7 @@ def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[s
             or line.startswith((CAUSE, CONTEXT))
             or REPORT_LINE.match(line)
             or (": " in line and WARNING_LINE.match(line))  # `sys:1: RuntimeWarning: ...` printed at exit
+            or _another_program(line)
         ):
             break
         if not line.strip():
