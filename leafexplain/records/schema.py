@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from leafexplain.models import Problem, Record, Variant
-from leafexplain.records.patterns import pattern_text, split_pattern
+from leafexplain.records.patterns import literal_chars, split_pattern
 from leafexplain.regex import lazy_regex
 from leafexplain.text import all_printable, safe_link
 
@@ -163,7 +163,7 @@ def _variants(
 
 def _variant_shape_problems(entry: dict[str, Any], where: str, problem: Any) -> list[Problem]:
     found = []
-    if pattern_text(entry["messagePattern"]).literal_chars < MIN_LITERAL_CHARS:
+    if literal_chars(entry["messagePattern"]) < MIN_LITERAL_CHARS:
         found.append(problem(f"has fewer than {MIN_LITERAL_CHARS} literal characters", f"{where}.messagePattern"))
     if entry.get("commit") is not None and not SHA_RE.match(entry["commit"]):
         found.append(problem("must be a full 40-hex commit", f"{where}.commit"))
@@ -246,7 +246,7 @@ def _shape_problems(values: dict[str, Any], problem: Any) -> list[Problem]:
     url = values.get("githubUrl")
     if url and safe_link(url) is None:
         problems.append(problem("must be an https:// link without credentials", "githubUrl"))
-    if pattern_text(values["messagePattern"]).literal_chars < MIN_LITERAL_CHARS and not class_only(values):
+    if literal_chars(values["messagePattern"]) < MIN_LITERAL_CHARS and not class_only(values):
         problems.append(
             problem(
                 f"has fewer than {MIN_LITERAL_CHARS} literal characters: it would match any message",
