@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 Environ = Mapping[str, str]
 RECORD_SUFFIXES = (".json", ".txt", ".jsonl")
 # Where a record lies: file number, byte offset, length, array item (-1: none), line (0: none), and the CRC-32
-# of those bytes (a fetch that reads the same bytes need not check the record again).
+# of those bytes (a shipped record read back as the same bytes need not have its shapes checked again).
 Location = tuple[int, int, int, int, int, int]
 _NOWHERE = (0, 0, 0, -1, 0, 0)
 # A single-record file is parsed whole; anything this large is not one record. Parsed JSON takes
@@ -41,7 +41,7 @@ def user_records_dir(environ: Environ = os.environ) -> str:
 
 def sealed_records_dir() -> str | None:
     """The bundled records of an installed wheel: files an install writes and the next one replaces whole, with
-    their folder. Its folder's identity and time stand for all of them, so a run need not check 366 files."""
+    their folder. Its folder's identity and time stand for all of them: a run need not stat every file."""
     return installed_dir("records")
 
 

@@ -55,10 +55,6 @@ from leafexplain.records.schema import validate_record
 from leafexplain.safeio import FileTooLarge, NotRegularFile, open_regular, realpath
 from leafexplain.version import __version__
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
-if TYPE_CHECKING:
-    pass
-
 Progress = Callable[[int, int], None]  # bytes done, bytes in all
 Built = tuple[dict[str, object], list[str], list[tuple[tuple[str, ...], ...]], "array[int]"]
 SEALED_INDEX_BYTES = 64 << 20
