@@ -261,6 +261,8 @@ def test_a_message_ends_where_another_program_writes() -> None:
         "2026-11-30T12:00:01.123Z INFO uploading artifacts",
         "[2026-11-30 12:00:01,123] INFO rank 1 stopped",
         "E1130 12:00:01.123456 4242 torch/distributed/elastic/multiprocessing/api.py:881] failed (exitcode: 1)",
+        "INFO:__main__:epoch 2 starting",  # the program went on after `logging.exception`
+        "Epoch 2:  40%|████      | 4/10 [00:01<00:02,  2.95it/s]",
     ):
         [event] = extract_events(traceback + after + "\n")
         assert event.message == "Expecting value: line 1 column 1 (char 0)", after

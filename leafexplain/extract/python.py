@@ -32,17 +32,26 @@ CONTEXT = "During handling of the above exception, another exception occurred:"
 MAX_MESSAGE_LINES = 200
 # Lines that end a message even without a blank line before them: pytest's rules and summaries.
 REPORT_LINE = lazy_regex(r"^(?:[=_-]{5,}|(?:FAILED|ERROR|PASSED) \S)")
-# ... and lines another program wrote once the traceback was out: a CI runner's own (GitHub Actions' workflow
-# commands and step result, GitLab's job result), or a log record that starts with its time (ISO 8601, or
-# glog's `E1130 12:00:01` as torch's elastic launcher writes). A message's own lines do not start so.
+# ... and lines written once the traceback was out, by the program going on (a traceback printed by
+# `logging.exception` or `traceback.print_exc()`) or by another one: a CI runner's own lines (GitHub Actions'
+# workflow commands and step result, GitLab's job result), a log record that starts with its time (ISO 8601,
+# or glog's `E1130 12:00:01` as torch's elastic launcher writes) or with Python logging's default
+# `LEVEL:logger:`, a tqdm progress bar. A message's own lines do not look so.
 _RUNNER_LINES = ("##[", "::error", "::warning", "::notice", "::group", "::endgroup")
 _RUNNER_LINES += ("Error: Process completed with exit code", "ERROR: Job failed")
+_LOG_LEVELS = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
 _LOG_TIME = lazy_regex(r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|[IWEF]\d{4} \d\d:\d\d:\d\d")
+_LOG_LEVEL = lazy_regex(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]+:")
+_PROGRESS_BAR = lazy_regex(r"\d%\|.*\| *\d+/\d+ \[")
 
 
 def _another_program(line: str) -> bool:
     if line.startswith(_RUNNER_LINES):
         return True
+    if line.startswith(_LOG_LEVELS):
+        return bool(_LOG_LEVEL.match(line))
+    if "%|" in line:
+        return bool(_PROGRESS_BAR.search(line))
     lead = line[:2]  # the regex only where a time could start: `2`, `[2`, `E1`
     return (lead[:1].isdigit() or lead[1:].isdigit()) and bool(_LOG_TIME.match(line))
 
