@@ -268,3 +268,12 @@ def test_a_message_ends_where_another_program_writes() -> None:
         assert event.message == "Expecting value: line 1 column 1 (char 0)", after
     [event] = extract_events(traceback + "while reading config.json\n")
     assert event.message == "Expecting value: line 1 column 1 (char 0)\nwhile reading config.json"
+
+
+def test_lines_that_look_like_another_programs_are_read_in_linear_time() -> None:
+    """The tests for a progress bar or a log record run on every line of a message: a hostile line of 100,000
+    `1%|` (a regex with `.*` between pipes would take minutes) is read at once, and is the message's own."""
+    hostile = "1%|" * 100_000
+    text = 'Traceback (most recent call last):\n  File "t.py", line 1, in <module>\nValueError: bad\n' + hostile + "\n"
+    [event] = extract_events(text)
+    assert event.message == "bad\n" + hostile

@@ -42,7 +42,7 @@ _RUNNER_LINES += ("Error: Process completed with exit code", "ERROR: Job failed"
 _LOG_LEVELS = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
 _LOG_TIME = lazy_regex(r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|[IWEF]\d{4} \d\d:\d\d:\d\d")
 _LOG_LEVEL = lazy_regex(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]+:")
-_PROGRESS_BAR = lazy_regex(r"\d%\|.*\| *\d+/\d+ \[")
+_PROGRESS_BAR = lazy_regex(r"\d%\|[^|\n]*\| *\d+/\d+ \[")  # no `|` inside the bar: linear on any line
 
 
 def _another_program(line: str) -> bool:
