@@ -256,7 +256,6 @@ def test_a_message_ends_where_another_program_writes() -> None:
     for after in (
         "Error: Process completed with exit code 1.",  # GitHub Actions' step result
         "##[error]Process completed with exit code 1.",
-        "::error file=train.py,line=3::JSONDecodeError",
         "ERROR: Job failed: exit code 1",  # GitLab
         "2026-11-30T12:00:01.123Z INFO uploading artifacts",
         "[2026-11-30 12:00:01,123] INFO rank 1 stopped",

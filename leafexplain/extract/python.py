@@ -33,12 +33,12 @@ MAX_MESSAGE_LINES = 200
 # Lines that end a message even without a blank line before them: pytest's rules and summaries.
 REPORT_LINE = lazy_regex(r"^(?:[=_-]{5,}|(?:FAILED|ERROR|PASSED) \S)")
 # ... and lines written once the traceback was out, by the program going on (a traceback printed by
-# `logging.exception` or `traceback.print_exc()`) or by another one: a CI runner's own lines (GitHub Actions'
-# workflow commands and step result, GitLab's job result), a log record that starts with its time (ISO 8601,
-# or glog's `E1130 12:00:01` as torch's elastic launcher writes) or with Python logging's default
-# `LEVEL:logger:`, a tqdm progress bar. A message's own lines do not look so.
-_RUNNER_LINES = ("##[", "::error", "::warning", "::notice", "::group", "::endgroup")
-_RUNNER_LINES += ("Error: Process completed with exit code", "ERROR: Job failed")
+# `logging.exception` or `traceback.print_exc()`) or by another one: a CI runner's own lines (GitHub
+# Actions' `##[error]` and step result, GitLab's job result; not a workflow command such as `::error::`,
+# which a runner never shows as written and a message may well hold), a log record that starts with its
+# time (ISO 8601, or glog's `E1130 12:00:01` as torch's elastic launcher writes) or with Python logging's
+# default `LEVEL:logger:`, a tqdm progress bar. A message's own lines do not look so.
+_RUNNER_LINES = ("##[", "Error: Process completed with exit code", "ERROR: Job failed")
 _LOG_LEVELS = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
 _LOG_TIME = lazy_regex(r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|[IWEF]\d{4} \d\d:\d\d:\d\d")
 _LOG_LEVEL = lazy_regex(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]+:")
