@@ -55,11 +55,7 @@ def run_guarded(call: Callable[[], int | None], env: Environment) -> int:
     except Terminated:
         return ExitStatus.TERMINATED
     except BrokenPipeError:
-        if env.is_process:
-            # The reader went away (`| head`): stop quietly, and keep Python from complaining at exit.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        return ExitStatus.BROKEN_PIPE
+        return _reader_gone(env)
     except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
         if env.debug:
             raise
@@ -76,10 +72,16 @@ def finish_output(env: Environment, code: int) -> int:
         env.stdout.flush()
         env.stderr.flush()
     except BrokenPipeError:
+        return _reader_gone(env)
+    return code
+
+
+def _reader_gone(env: Environment) -> int:
+    """The reader went away (`| head`): stop quietly, and keep Python from complaining at exit."""
+    if env.is_process:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return ExitStatus.BROKEN_PIPE
-    return code
+    return ExitStatus.BROKEN_PIPE
 
 
 def invoke_click(command: Any, args: list[str], env: Environment) -> int:

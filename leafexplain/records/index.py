@@ -52,7 +52,7 @@ from leafexplain.records.index_read import (
     open_source,
 )
 from leafexplain.records.schema import validate_record
-from leafexplain.safeio import FileTooLarge, NotRegularFile, open_regular, realpath
+from leafexplain.safeio import FileTooLarge, NotRegularFile, inside, open_regular, realpath
 from leafexplain.version import __version__
 
 Progress = Callable[[int, int], None]  # bytes done, bytes in all
@@ -153,17 +153,13 @@ def fetcher(files: Fingerprint, rows: Rows, sealed: Mapping[int, str] = {}) -> C
         # tests validate) read as the very bytes its index's build checked: only their types are checked again.
         # A user's record, or any other bytes, is checked in full (an index is no proof: anyone may write one).
         root = sealed.get(entry[3])
-        checked = root is not None and _inside(path, root) and zlib.crc32(raw) == crc
+        checked = root is not None and zlib.crc32(raw) == crc and inside(path, root)
         record, _ = validate_record(data, path, line or None, version, checked=checked)
         if record is None or record.id != row[0]:
             raise IndexUnusable(f"{path} changed while leafexplain was reading it")
         return record
 
     return fetch
-
-
-def _inside(path: str, root: str) -> bool:
-    return path.startswith(root + os.sep) and ".." not in path.split(os.sep)
 
 
 def to_catalog(source: Source, sources: list[str], sealed: Mapping[int, str] = {}) -> Catalog:

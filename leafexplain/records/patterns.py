@@ -179,7 +179,7 @@ def _text_of(parts: list[str | None]) -> PatternText:
     literal = _SPACE.sub(" ", " ".join(p for p in parts if p is not None)).strip()
     return PatternText(
         literal=literal,
-        literal_chars=len(literal.replace(" ", "")),
+        literal_chars=_literal_chars(parts),
         tokens=tuple(dict.fromkeys(w for w in _bounded_words(parts) if len(w) >= 3)),
     )
 
@@ -190,7 +190,11 @@ def pattern_text(pattern: str) -> PatternText:
 
 def literal_chars(pattern: str) -> int:
     """`pattern_text(pattern).literal_chars` without the pattern's words: validation asks it of every record."""
-    return sum(len("".join(part.split())) for part in split_pattern(pattern) if part is not None)
+    return _literal_chars(split_pattern(pattern))
+
+
+def _literal_chars(parts: list[str | None]) -> int:
+    return sum(len("".join(part.split())) for part in parts if part is not None)
 
 
 @lru_cache(maxsize=4096)
