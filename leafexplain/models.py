@@ -96,6 +96,12 @@ class Record(NamedTuple):
         return next((v for v in self.messageVariants if v.recordCommitMissing and v.githubUrl), None)
 
     @property
+    def working_url(self) -> str | None:
+        """The link to show: the record's own, or where its commit is missing, its wording's place at a release."""
+        place = self.release_place
+        return place.githubUrl if place is not None else self.githubUrl
+
+    @property
     def code_language(self) -> str:
         """The language of the record's code fields, for syntax highlighting."""
         path = self.filePath or ""

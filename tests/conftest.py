@@ -13,7 +13,6 @@ import contextlib
 import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -51,8 +50,10 @@ LEAKY = (
 
 
 def leafexplain_command() -> list[str]:
-    exe = shutil.which("leafexplain")
-    return [exe] if exe else [sys.executable, "-m", "leafexplain"]
+    """The console script of the interpreter running the tests (not whichever is first on PATH: a shim or
+    another install would test other code), else `python -m leafexplain`."""
+    beside = Path(sys.executable).parent / ("leafexplain.exe" if os.name == "nt" else "leafexplain")
+    return [str(beside)] if beside.is_file() else [sys.executable, "-m", "leafexplain"]
 
 
 class MockEnvironment(Environment):

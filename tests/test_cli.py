@@ -107,7 +107,7 @@ def test_all_shows_other_candidates_and_threshold_changes_cutoff(cli) -> None:
     )
     # The error inside the wrapper explained first, the wrapper in one line; --full --all lists it.
     shown = cli("--format", "plain", "--all", "--width", "100", input=unwrap).stdout
-    assert '  matched: the Rust std record "count must be a number' in shown
+    assert '  matched: the Rust std record "ParseIntError { kind: InvalidDigit }' in shown
     assert '  wrapper: the Rust std record "called `Result::unwrap()` on an `Err` value' in shown
     full = cli("--format", "plain", "--all", "--full", input=unwrap).stdout
     assert "Other candidates" in full and 'record "called `Result::unwrap()` on an `Err` value' in full

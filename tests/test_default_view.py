@@ -131,7 +131,7 @@ def test_several_errors_each_compact_then_counted(cli) -> None:
         "[1/4] panic · Rust std · exact wording",
         "[2/4] panic · Rust std · exact wording",
         "[3/4] panic · burn · exact wording",
-        "[4/4] panic · rust · no record",
+        "[4/4] panic · Rust · no record",
     ]
     assert out.rstrip().endswith("4 errors: 3 explained, 1 unknown")
 
@@ -212,13 +212,16 @@ def test_nothing_in_the_input_or_the_records_reads_files_for_the_json_case(cli) 
     "fmt", [["--format", "plain"], ["--format", "markdown"], ["--format", "rich", "--color", "always"]]
 )
 def test_links_are_whole_in_every_format_and_width(cli, fmt: list[str], full: bool, width: str) -> None:
-    # The seed's own commit is gone: the default view links where its message is at v0.20.1, --full both.
-    url = seed_record()["githubUrl"] if full else seed_record()["messageVariants"][0]["githubUrl"]
+    # The seed's own commit is gone: every view links where its message is at v0.20.1; --full also names the
+    # record's own URL, said to lead nowhere, as text.
+    url = seed_record()["messageVariants"][0]["githubUrl"]
     out = cli(*fmt, "--width", width, *(["--full"] if full else []), "--no-source", "--file", str(LEAF)).stdout
     lines = re.sub(r"\x1b\]8;[^\x1b]*\x1b\\\\|\x1b\[[0-9;]*m", "", out).split("\n")
     assert any(url in line for line in lines), "the URL on one line, never wrapped or cut"
     if "rich" in fmt:
         assert f";{url}\x1b\\" in out, "and the terminal's hyperlink to it"
+    if full:
+        assert "not in the repository's history" in " ".join(out.split())
 
 
 @pytest.mark.parametrize("fmt", ["plain", "markdown"])

@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.conftest import Isolated
 
 EXPLAINED = "  why:"
-JSON_RECORD = 'the Python record "Expecting value: line 1 column 1 (char 0)"'
+JSON_RECORD = 'the Python record "Expecting value: line … column … (char …)"'
 
 
 def run_script(tmp: Path, body: str, *, install: str = "") -> subprocess.CompletedProcess[str]:

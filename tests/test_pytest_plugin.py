@@ -68,7 +68,7 @@ def test_explain_adds_the_section_to_each_failing_test_with_a_record(pytester: p
     section = out[SECTION_HEADER.search(out).end() :]
     lines = section.splitlines()
     assert lines[1] == "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"
-    assert lines[2] == 'matched the Python record "Expecting value: line 1 column 1 (char 0)", exact wording'
+    assert lines[2] == 'matched the Python record "Expecting value: line … column … (char …)", exact wording'
     assert RECORD_SLUG not in section
     meaning, fixes, link = section.index("What it means"), section.index("How to fix it"), section.index("https://")
     assert meaning < fixes < link
@@ -99,7 +99,7 @@ def test_junit_xml_carries_the_record_its_link_and_the_short_explanation(pyteste
         [system_out] = [e.text for e in cases[name].iter("system-out")]
         assert system_out.splitlines()[:2] == [
             "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
-            'matched the Python record "Expecting value: line 1 column 1 (char 0)", exact wording',
+            'matched the Python record "Expecting value: line … column … (char …)", exact wording',
         ]
         assert "How to fix it" in system_out and "leafexplain show 264ef8b11cfe434c" in system_out
     counts = {p.get("name"): p.get("value") for p in cases["test_counts"].iter("property")}

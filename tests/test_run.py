@@ -165,7 +165,7 @@ def test_pytest_run_is_explained(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 1
     assert b"1 failed" in result.stdout
-    assert b'the Python record "Expecting value: line 1 column 1 (char 0)"' in result.stderr
+    assert 'the Python record "Expecting value: line … column … (char …)"'.encode() in result.stderr
     assert EXPLAINED.encode() not in result.stdout
 
 
@@ -299,7 +299,7 @@ def test_ctrl_c_goes_to_the_child_then_its_output_is_explained(tmp_path: Path) -
             os.killpg(proc.pid, signal.SIGKILL)
     assert out == b"child got SIGINT\n"
     assert proc.returncode == 1, err.decode()
-    assert b'the Python record "Expecting value: line 1 column 1 (char 0)"' in err
+    assert 'the Python record "Expecting value: line … column … (char …)"'.encode() in err
 
 
 def test_ctrl_c_that_kills_the_child_exits_130(tmp_path: Path) -> None:

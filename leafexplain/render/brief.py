@@ -47,6 +47,7 @@ class ExampleLine(NamedTuple):
 
     mark: Literal["-", "+", " "]
     text: str
+    hunk: int = 0  # which change of the fix the line belongs to (its lines `-` first, then `+`)
 
 
 class Explanation(NamedTuple):
@@ -98,19 +99,20 @@ def sentences(text: str, limit: int) -> str:
     return taken
 
 
-def _code_only(line: str) -> str:
+def code_only(line: str) -> str:
     return TRAILING_COMMENT.sub("", line).rstrip()
 
 
 def _changes(before: list[str], after: list[str], same: Callable[[str], str]) -> list[ExampleLine]:
     """The lines that differ, `-` before and `+` after, comparing `same` of each line without its trailing
     comment (a comment the fix drops is no change worth showing)."""
-    old, new = [same(_code_only(b)) for b in before], [same(_code_only(a)) for a in after]
+    old, new = [same(code_only(b)) for b in before], [same(code_only(a)) for a in after]
     lines = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+    opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    for hunk, (tag, i1, i2, j1, j2) in enumerate(opcodes):
         if tag != "equal":
-            lines += [ExampleLine("-", line) for line in before[i1:i2] if line.strip()]
-            lines += [ExampleLine("+", line) for line in after[j1:j2] if line.strip()]
+            lines += [ExampleLine("-", line, hunk) for line in before[i1:i2] if line.strip()]
+            lines += [ExampleLine("+", line, hunk) for line in after[j1:j2] if line.strip()]
     return lines
 
 
@@ -140,7 +142,7 @@ def example_lines(example_fix: str | None) -> tuple[ExampleLine, ...]:
         lines = min(_changes(before, after, str.rstrip), _changes(before, after, str.strip), key=len)
         lines = lines or [ExampleLine("+", line) for line in after if line.strip()]
     common = textwrap.dedent("\n".join(line.text for line in lines)).split("\n")
-    return tuple(ExampleLine(line.mark, text.rstrip()) for line, text in zip(lines, common, strict=True))
+    return tuple(line._replace(text=text.rstrip()) for line, text in zip(lines, common, strict=True))
 
 
 def raised_words(record: Record, event: ErrorEvent) -> str | None:
@@ -171,7 +173,7 @@ def explanation(candidate: Candidate, event: ErrorEvent, *, verbose: bool) -> Ex
         language=record.code_language,
         verbose=verbose,
         raised=raised_words(record, event),
-        url=safe_link(record.release_place.githubUrl if record.release_place else record.githubUrl),
+        url=safe_link(record.working_url),
         more=f"leafexplain show {shlex.quote(one_line(record.id, 100))}",
     )
 
@@ -214,6 +216,9 @@ def _search(message: str) -> str:
     return f"leafexplain search {shlex.quote(' '.join(words))}" if words else "leafexplain search WORDS"
 
 
+_LANGUAGE_NAMES = {"python": "Python", "rust": "Rust"}  # as the library names of explained errors are written
+
+
 def brief(finding: Finding, located: Located | None = None, *, verbose: bool = False, show_all: bool = False) -> Brief:
     """One finding's default view; `located` adds the user's code read from this machine."""
     event = finding.event
@@ -223,7 +228,7 @@ def brief(finding: Finding, located: Located | None = None, *, verbose: bool = F
     message = safe(event.message, keep_tabs=True)
     best = finding.best
     if best is None:
-        kind = [event.error_type or "error", event.language if event.language != "unknown" else None, "no record"]
+        kind = [event.error_type or "error", _LANGUAGE_NAMES.get(event.language), "no record"]
         return Brief(
             heading=" · ".join(safe(p, 200) for p in kind if p),
             message=message,

@@ -195,7 +195,7 @@ def record_sections(
         moved = other_line(record, event)
         if moved is not None:
             source.append(Block("text", f"Your run raised it at line {moved} of this file: another version of it."))
-    link = record.githubUrl
+    link = record.working_url
     if record.sourceCode and record.sourceCode.strip() and not (cached is not None and cached.replaces(record)):
         source.append(_snippet(record, snippet_context))
     elif cached is not None:
@@ -205,10 +205,12 @@ def record_sections(
     if link:
         source.append(_link(link))
     place = record.release_place
-    if place is not None and safe_link(place.githubUrl) and place.githubUrl != link:
+    if place is not None:  # the link above is the release's; the record's own is kept, said to lead nowhere
         line = f":{place.lineNumber}" if place.lineNumber else ""
         source.append(Block("text", f"At {safe(place.versions, 300)}: {safe(place.filePath or '', 300)}{line}"))
-        source.append(_link(place.githubUrl))
+        if record.githubUrl and record.githubUrl != link:
+            own = safe(record.githubUrl, 500)
+            source.append(Block("text", f"The record's analysed commit is not in the repository's history: {own}"))
     if source:
         sections.append(Section("Where it is raised", tuple(source)))
     if installed is not None:
@@ -338,7 +340,7 @@ def event_view(
         tuple(facts),
         tuple(sections),
         explained=True,
-        url=safe_link(record.githubUrl),
+        url=safe_link(record.working_url),
     )
 
 
@@ -384,5 +386,5 @@ def record_view(record: Record) -> View:
         tuple(facts),
         record_sections(record, full=True, snippet_context=None),
         explained=True,
-        url=safe_link(record.githubUrl),
+        url=safe_link(record.working_url),
     )

@@ -14,7 +14,7 @@ def write_explanation(report: Report, env: Environment, style: Style) -> None:
         kept = report.limits.max_events
         warn(env, f"{report.dropped} more errors were not explained (only the first {kept} distinct ones are kept)")
     if not report.findings:
-        warn(env, "no error found in the input (no Rust panic, Python traceback or error a record explains)")
+        warn(env, "no error found in the input: no panic, traceback or error a record explains")
         if style.format in DOCUMENT_FORMATS:
             write(report, env, style)  # the envelope, with no events: tools read a document either way
         return

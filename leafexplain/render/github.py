@@ -49,7 +49,7 @@ def error_line(finding: Finding) -> str:
 
 
 def record_link(record: Record) -> str | None:
-    return safe_link(record.githubUrl)
+    return safe_link(record.working_url)
 
 
 def annotation(finding: Finding, found: Located | None, root: str) -> tuple[str, str]:

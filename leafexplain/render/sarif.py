@@ -41,7 +41,7 @@ def rule(record: Record) -> dict[str, Any]:
     """A record as a rule: what the error means, how to fix it, where it is raised."""
     meaning = _text(record.documentation) or _text(record.errorMessage, 1000)
     fixes = [_text(s, 1000) for s in record.solutions if s.strip()][:SOLUTIONS_SHOWN]
-    link = safe_link(record.githubUrl)
+    link = safe_link(record.working_url)
     text = [meaning]
     markdown = [md_text(meaning)]
     if fixes:

@@ -16,7 +16,7 @@ import re
 import unicodedata
 
 from leafexplain.named import NamedTuple
-from leafexplain.render.brief import TRAILING_COMMENT, Brief, ExampleLine, Explanation, split_sentences
+from leafexplain.render.brief import TRAILING_COMMENT, Brief, ExampleLine, Explanation, code_only, split_sentences
 from leafexplain.render.words import match_words_within
 
 SCREEN_ROWS = 22  # a 24-row terminal, less the command line above and the prompt below
@@ -63,6 +63,19 @@ def total_rows(lines: list[Line], width: int) -> int:
     return sum(rows(line, width) for line in lines)
 
 
+def _chars_within(text: str, start: int, room: int) -> int:
+    """How many characters of `text` from `start` fit in `room` columns (wide characters take two); at least one."""
+    if text.isascii():
+        return max(room, 1)
+    used = count = 0
+    for ch in text[start:]:
+        used += cells(ch)
+        if used > room:
+            break
+        count += 1
+    return max(count, 1)
+
+
 def wrap_ranges(text: str, room: int) -> list[tuple[int, int]]:
     """Where to break `text` (one paragraph) into rows of at most `room` columns, between words: (start, end)
     of each row in `text`. A word longer than a row is split, as it could not be shown otherwise."""
@@ -71,7 +84,7 @@ def wrap_ranges(text: str, room: int) -> list[tuple[int, int]]:
     start = end = used = 0
     for word in re.finditer(r"\S+", text):
         size = cells(word.group())
-        gap = 1 if used else 0
+        gap = cells(text[end : word.start()]) if used else 0  # the spaces as written: a run of them is wide
         if used and used + gap + size > room:
             out.append((start, end))
             start, used = word.start(), 0
@@ -79,8 +92,9 @@ def wrap_ranges(text: str, room: int) -> list[tuple[int, int]]:
         if not used:
             start = word.start()
         while size > room:  # a path in prose longer than the row: broken after a `/`, `-` or `.` if it can be
-            breaks = [m.end() for m in _PATH_BREAK.finditer(text, start + 1, start + room)]
-            cut = breaks[-1] if breaks and breaks[-1] - start > room // 2 else start + room
+            fits = _chars_within(text, start, room)
+            breaks = [m.end() for m in _PATH_BREAK.finditer(text, start + 1, start + fits)]
+            cut = breaks[-1] if breaks and breaks[-1] - start > fits // 2 else start + fits
             out.append((start, cut))
             start, size = cut, cells(text[cut : word.end()])
         used += gap + size
@@ -153,19 +167,31 @@ def _message(brief: Brief, width: int) -> list[Line]:
     out: list[Line] = []
     offset = 0
     span = brief.span or (0, 0)
-    for paragraph in brief.message.split("\n"):
+    first_marked = None  # the row where the matched part starts
+    message = brief.message.replace("\t", " ")  # a tab's width is the terminal's to choose: one space, offsets kept
+    for paragraph in message.split("\n"):
         for a, b in wrap_ranges(paragraph, width - len(INDENT)):
             start, end = offset + a, offset + b
+            if first_marked is None and span[1] > span[0] and end > span[0]:
+                first_marked = len(out)
             pieces = [(start, min(end, max(start, span[0])), "message")]
             pieces.append((max(start, span[0]), min(end, span[1]), "span"))
             pieces.append((max(start, span[1]), end, "message"))
-            text = brief.message
+            text = message
             out.append((Segment(INDENT), *(Segment(text[x:y], role) for x, y, role in pieces if y > x)))
         offset += len(paragraph) + 1
-    if len(out) > MESSAGE_ROWS:
-        hidden = len(out) - MESSAGE_ROWS + 1
-        out = [*out[: MESSAGE_ROWS - 1], (Segment(INDENT + f"{CUT} {hidden} more rows of the message", "dim"),)]
-    return out
+    if len(out) <= MESSAGE_ROWS:
+        return out
+    if first_marked is not None and first_marked >= MESSAGE_ROWS - 1:
+        # The part that matched is far down a long message (a tensor's values printed first): it is shown,
+        # between notes of the rows left out above and below.
+        shown = out[first_marked : first_marked + MESSAGE_ROWS - 2]
+        below = len(out) - first_marked - len(shown)
+        above_note = (Segment(INDENT + f"{CUT} {first_marked} rows of the message above", "dim"),)
+        below_note = [(Segment(INDENT + f"{CUT} {below} more rows of the message", "dim"),)] if below else []
+        return [above_note, *shown, *below_note]
+    hidden = len(out) - MESSAGE_ROWS + 1
+    return [*out[: MESSAGE_ROWS - 1], (Segment(INDENT + f"{CUT} {hidden} more rows of the message", "dim"),)]
 
 
 def _code(brief: Brief, width: int, marked_only: bool) -> list[Line]:
@@ -185,8 +211,15 @@ def _code(brief: Brief, width: int, marked_only: bool) -> list[Line]:
 
 def _where(brief: Brief, width: int) -> list[Line]:
     """Your frame (`at`), and the test or thread it ran in; `in` alone when the frames name no code of yours."""
-    said = " · ".join([w for w in [brief.where] if w] + list(brief.context))
-    return _text_rows("at" if brief.where else "in", said, width, 2, "path") if said else []
+    context = list(brief.context)
+    where = brief.where
+    said = " · ".join([w for w in [where] if w] + context)
+    if where and len(prose(said, width - GUTTER)) > 2:
+        # A long path loses its middle, never its end: the file's name and line are what a person looks for.
+        room = 2 * (width - GUTTER) - cells(" · ".join(["", *context])) - 8
+        keep = _chars_within(where[::-1], 0, max(room, 20))
+        said = " · ".join([CUT + where[len(where) - keep :], *context])
+    return _text_rows("at" if where else "in", said, width, 2, "path") if said else []
 
 
 def _matched(explanation: Explanation, width: int) -> list[Line]:
@@ -222,15 +255,30 @@ def _fixes(fixes: tuple[str, ...], width: int) -> list[list[Line]]:
 
 
 def example_choice(example: tuple[ExampleLine, ...], count: int) -> list[ExampleLine]:
-    """`count` lines of a before/after, in order: the last lines of the failing code (where it fails), and
-    as many of the fix's first lines as remain: the fix is what a person came for."""
-    if len(example) <= count:
-        return list(example)
-    before = [n for n, line in enumerate(example) if line.mark == "-"]
-    after = [n for n, line in enumerate(example) if line.mark != "-"]
-    keep_before = min(len(before), max(1, count // 3)) if after else count
-    chosen = set(before[len(before) - keep_before :]) | set(after[: count - keep_before])
-    return [line for n, line in enumerate(example) if n in chosen]
+    """`count` lines of a before/after. The changes that replace failing code come first (a helper the fix
+    adds reads as an "after" with no "before"), each change's lines `-` then `+`; then the last lines of the
+    first change's failing code (where it fails) and as many of the fix's lines as remain: the fix is what a
+    person came for."""
+    replaces = {line.hunk for line in example if line.mark == "-"}
+    hunks = sorted({line.hunk for line in example}, key=lambda hunk: (hunk not in replaces, hunk))
+    ordered = [line for hunk in hunks for line in example if line.hunk == hunk]
+    if len(ordered) <= count:
+        return ordered
+    before = [n for n, line in enumerate(ordered) if line.mark == "-" and line.hunk == hunks[0]]
+    rest = [n for n in range(len(ordered)) if n not in before]
+    keep_before = min(len(before), max(1, count // 3)) if rest else count
+
+    # A failing line the fix keeps inside a new one (`println!` moved into a `match` arm) is not where it
+    # fails: the last lines the fix really changes are kept, moved ones only when too few changed.
+    def statement(n: int) -> str:
+        return code_only(ordered[n].text).strip().rstrip(";,")
+
+    added = [statement(n) for n in rest if ordered[n].mark == "+"]
+    moved = [n for n in before if any(statement(n) in a for a in added)]
+    changed = [n for n in before if n not in moved]
+    chosen = set(changed[max(len(changed) - keep_before, 0) :]) | set(moved[: max(keep_before - len(changed), 0)])
+    chosen |= set(rest[: count - keep_before])
+    return [line for n, line in enumerate(ordered) if n in chosen]
 
 
 def _example(explanation: Explanation, count: int, width: int, seen_with: str = "with --full") -> list[Line]:
@@ -255,8 +303,9 @@ def _source(explanation: Explanation, width: int, hyperlinks: bool) -> list[Line
     url = explanation.url
     if explanation.raised is None:
         return labelled("raised", [(Segment(url, "link", target=url),)]) if url else []
-    if url and hyperlinks:
-        return labelled("raised", [(Segment(explanation.raised, "link", target=url),)])
+    if url and hyperlinks:  # each row of the place is the link: a terminal would wrap one long row to column 0
+        rows_ = prose(explanation.raised, width - GUTTER, 2)
+        return labelled("raised", [(Segment(row, "link", target=url),) for row in rows_])
     out = _text_rows("raised", explanation.raised, width, 2, "path")
     if url:
         indent = " " * GUTTER if cells(url) <= width - GUTTER else INDENT
@@ -266,7 +315,8 @@ def _source(explanation: Explanation, width: int, hyperlinks: bool) -> list[Line
 
 def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = "", full_hint: bool = True) -> list[Line]:
     """One error in at most SCREEN_ROWS rows at `width` columns (when its required parts fit at all)."""
-    heading: list[Line] = [(Segment(number + brief.heading, "heading" if brief.explanations else "unknown"),)]
+    role = "heading" if brief.explanations else "unknown"
+    heading: list[Line] = [(Segment(row, role),) for row in prose(number + brief.heading, width, 2)]
     top = heading + _message(brief, width)
     if brief.explanations:
         top += _matched(brief.explanations[0], width)

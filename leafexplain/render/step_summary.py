@@ -53,7 +53,7 @@ def _record_cell(finding: Finding) -> str:
         return "no record"
     record = best.record
     name = md_text(safe(f"{record.repo} · {record.slug}", CELL_CHARS))
-    link = safe_link(record.githubUrl)
+    link = safe_link(record.working_url)
     return f"[{name}]({link})" if link else name
 
 
@@ -73,7 +73,7 @@ def _details(findings: Iterable[Finding]) -> list[str]:
         fixes = [safe(s, 600) for s in record.solutions if s.strip()][:SOLUTIONS_SHOWN]
         if fixes:
             parts.append("**How to fix it**\n\n" + "\n".join(f"{n}. {md_text(f)}" for n, f in enumerate(fixes, 1)))
-        link = safe_link(record.githubUrl)
+        link = safe_link(record.working_url)
         more = f"More: {_code(show_command(safe(record.id, 64)))}"
         parts.append(f"[Where it is raised]({link}) · {more}" if link else more)
     return parts

@@ -56,8 +56,8 @@ def summary_text(findings: Iterable[Finding], width: int = 100) -> str:
             lines += ["", "How to fix it"]
             for number, solution in enumerate(solutions, 1):
                 lines += wrapped(solution, f"  {number}. ", "     ")
-        if record.githubUrl:
-            lines += ["", f"Where it is raised: {safe(record.githubUrl, 500)}"]
+        if record.working_url:
+            lines += ["", f"Where it is raised: {safe(record.working_url, 500)}"]
         lines.append(f"More: {show_command(record.id)}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)

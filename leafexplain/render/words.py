@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from leafexplain.libraries import library_name
 from leafexplain.models import Candidate, Record
-from leafexplain.records.patterns import compile_pattern, placeholder_only
+from leafexplain.records.patterns import compile_pattern, placeholder_only, split_pattern
 from leafexplain.text import clean_line
 
 TITLE_CHARS = 48  # a record named by its message: enough words to recognise it on one line
@@ -24,7 +24,7 @@ def shorten(text: str, limit: int) -> str:
         return line
     cut = line[: limit - 1]
     space = cut.rfind(" ")
-    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,.;:") + "…"
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,.;:…") + "…"
 
 
 def headline(record: Record) -> str:
@@ -36,12 +36,21 @@ def headline(record: Record) -> str:
     return one_line(record.errorMessage[start : start + 300].split("\n", 1)[0])
 
 
+def wording_headline(record: Record) -> str:
+    """The record's wording as a person reads it, each placeholder shown as `…`: its example message's values
+    (`No module named 'sklearn'` beside an error about another module) would read as a wrong match. Of a
+    wording on several lines, the first that says something."""
+    text = "".join("…" if part is None else part for part in split_pattern(record.messagePattern))
+    telling = [line for line in text.split("\n") if sum(ch.isalpha() for ch in line) >= 4]
+    return one_line(telling[0] if telling else text)
+
+
 def record_title(record: Record, limit: int = TITLE_CHARS) -> str:
-    """A record named by its message, shortened: `"index out of bounds: the len is 3…"`; a record for an
-    exception class as such by its class (`for KeyError`), since its message is only an example value."""
+    """A record named by its wording, shortened: `"index out of bounds: the len is … but the index is…"`; a
+    record for an exception class as such by its class (`for KeyError`)."""
     if record.errorClass and placeholder_only(record.messagePattern):
         return f"for {shorten(one_line(record.errorClass), limit)}"
-    return f'"{shorten(headline(record), limit)}"'
+    return f'"{shorten(wording_headline(record), limit)}"'
 
 
 def library(record: Record) -> str:
@@ -82,7 +91,7 @@ def match_words_within(candidate: Candidate, room: int, *, verbose: bool = False
     over = len(whole) - room
     if over <= 0:
         return whole
-    title = len(headline(candidate.record))
+    title = len(wording_headline(candidate.record))
     if title - over < TITLE_CHARS // 2:  # it takes two rows whatever: the message as long as usual
         return match_words(candidate, verbose=verbose)
     return match_words(candidate, verbose=verbose, title_chars=title - over)
