@@ -322,3 +322,54 @@ def test_the_summary_redacts_a_token_in_the_command_line(failing_run, tmp_path: 
     assert done.returncode == 3
     heading = (tmp_path / "summary.md").read_text().splitlines()[0]
     assert "ghp_…[redacted]" in heading and token not in heading
+
+
+def test_every_sarif_result_has_a_location_code_scanning_accepts(cli, tmp_path: Path) -> None:
+    # GitHub code scanning refuses the whole file for one result without a location: an error with no frame of the
+    # user's lies where it was raised, one with no frame at all at its line of the log it was read from.
+    no_user_frame = "thread 'main' panicked at /root/.cargo/registry/src/x/dep-1.0/src/lib.rs:12:5:\nboom in dep\n"
+    no_frame = "\n\nKeyError: 'zz'\n"
+    log = tmp_path / "ci.log"
+    log.write_text(no_user_frame + no_frame, encoding="utf-8")
+    result = cli("--format", "sarif", "--file", str(log), extra_env={"GITHUB_WORKSPACE": str(tmp_path)})
+    sarif = json.loads(result.stdout)
+    VALIDATOR.validate(sarif)
+    places = [r["locations"][0]["physicalLocation"] for r in sarif["runs"][0]["results"]]
+    assert places[0]["artifactLocation"] == {"uri": "file:///root/.cargo/registry/src/x/dep-1.0/src/lib.rs"}
+    assert places[0]["region"]["startLine"] == 12
+    assert places[1]["artifactLocation"] == {"uri": "ci.log", "uriBaseId": "SRCROOT"}
+    assert places[1]["region"]["startLine"] == 5
+    piped = json.loads(cli("--format", "sarif", input=no_frame).stdout)
+    assert piped["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "stdin"}
+
+
+def test_a_windows_path_is_never_a_file_of_a_posix_workspace(cli, tmp_path: Path) -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Users\\bob\\proj\\app\\main.py", line 7, in <module>\n'
+        "    data = json.loads(text)\n"
+        "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n"
+    )
+    env = {"GITHUB_WORKSPACE": str(tmp_path)}
+    sarif = json.loads(cli("--format", "sarif", input=text, extra_env=env).stdout)
+    VALIDATOR.validate(sarif)
+    where = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert where == {"uri": "file:///C:/Users/bob/proj/app/main.py"}
+    [(command, properties, _)] = parse_commands(cli("--format", "github", input=text, extra_env=env).stdout)
+    assert command == "error" and "file" not in properties
+
+
+@pytest.mark.parametrize(
+    ("file", "root", "inside"),
+    [
+        ("C:\\Users\\bob\\x.py", "/home/runner/work/r/r", None),
+        ("D:\\a\\repo\\repo\\src\\main.py", "D:\\a\\repo\\repo", "src/main.py"),
+        ("src\\main.rs", "D:\\a\\repo\\repo", "src/main.rs"),
+        ("E:\\other\\x.py", "D:\\a\\repo\\repo", None),
+        ("\\\\server\\share\\x.py", "D:\\a\\repo\\repo", None),
+    ],
+)
+def test_windows_paths_are_placed_by_windows_rules(file: str, root: str, inside: str | None) -> None:
+    from leafexplain.render.workspace import relative_path
+
+    assert relative_path(file, root) == inside

@@ -40,7 +40,15 @@ class Options(NamedTuple):
 
     @property
     def style(self) -> Style:
-        return Style(self.fmt, self.color, self.width, full=self.full, show_all=self.show_all, verbose=self.verbose)
+        return Style(
+            self.fmt,
+            self.color,
+            self.width,
+            full=self.full,
+            show_all=self.show_all,
+            verbose=self.verbose,
+            input_name=self.file if self.file not in (None, "-") else None,
+        )
 
     @property
     def limits(self) -> Limits:

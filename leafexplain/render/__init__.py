@@ -41,6 +41,7 @@ class Style(NamedTuple):
     show_all: bool = False  # also every other record at or above the cut-off
     verbose: bool = False  # also what the matcher measured: method, score, matched characters, record id
     full_hint: bool = True  # `or add --full` after the show command: not where no command line was typed (a hook)
+    input_name: str | None = None  # the file the input was read from (`--file`): where an error with no frame lies
 
 
 def resolve_format(fmt: str, env: Environment, color: ColorChoice) -> str:

@@ -16,13 +16,13 @@ from typing import Any
 from urllib.parse import quote
 
 from leafexplain.env import Environment
-from leafexplain.models import Finding, Frame, Located, Record, Report
+from leafexplain.models import ErrorEvent, Finding, Frame, Located, Record, Report
 from leafexplain.render import Row, Style, emit
 from leafexplain.render.document import safe
 from leafexplain.render.github import error_line
 from leafexplain.render.markdown import md_text
 from leafexplain.render.summary import SOLUTIONS_SHOWN, show_command
-from leafexplain.render.workspace import error_place, relative_path, workspace
+from leafexplain.render.workspace import error_place, relative_path, windows_path, workspace
 from leafexplain.text import safe_link
 from leafexplain.version import __version__
 
@@ -30,6 +30,7 @@ SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 UNKNOWN_RULE = "leafexplain/unknown-error"
 BASE_ID = "SRCROOT"
+STDIN_URI = "stdin"  # an error with no frame, read from standard input: the log has no file name
 MAX_STACK_FRAMES = 100
 
 
@@ -88,6 +89,11 @@ def artifact(file: str, root: str) -> dict[str, Any]:
     inside = relative_path(file, root)
     if inside is not None:
         return {"uri": quote(inside, safe="/"), "uriBaseId": BASE_ID}
+    if windows_path(file):  # a Windows machine's file, read elsewhere: a file URI all the same
+        forward = file.replace("\\", "/")
+        if forward.startswith("//"):  # a share: \\\\server\\share\\x.py is file://server/share/x.py
+            return {"uri": "file:" + quote(forward, safe="/")}
+        return {"uri": "file:///" + quote(forward, safe="/:")}
     path = Path(file)
     if path.is_absolute():
         return {"uri": path.as_uri()}
@@ -109,7 +115,19 @@ def _stack_frame(frame: Frame, root: str) -> dict[str, Any]:
     return {"location": location}
 
 
-def result(finding: Finding, found: Located | None, rule_index: int, root: str) -> dict[str, Any]:
+def _fallback_location(event: ErrorEvent, root: str, input_name: str | None) -> dict[str, Any]:
+    """Where an error with no frame of the user's lies: the place it was raised (a library's file), else the
+    line of the log it was read from. Code scanning refuses a whole file for one result without a location."""
+    raised = event.location or next((f for f in event.frames if f.file), None)
+    if raised is not None and raised.file:
+        return physical(artifact(safe(raised.file, 1000), root), raised.line, raised.column)
+    log = artifact(safe(input_name, 1000), root) if input_name else {"uri": STDIN_URI}
+    return physical(log, event.line_number or None, None)
+
+
+def result(
+    finding: Finding, found: Located | None, rule_index: int, root: str, input_name: str | None = None
+) -> dict[str, Any]:
     event, best = finding.event, finding.best
     text = error_line(finding)
     if best is not None:
@@ -129,6 +147,8 @@ def result(finding: Finding, found: Located | None, rule_index: int, root: str) 
         else:
             where = artifact(safe(place.frame.file, 1000), root)
         out["locations"] = [{"physicalLocation": physical(where, place.line, place.column)}]
+    else:
+        out["locations"] = [{"physicalLocation": _fallback_location(event, root, input_name)}]
     frames = [f for f in event.frames if f.file][:MAX_STACK_FRAMES]
     if frames:
         out["stacks"] = [{"frames": [_stack_frame(f, root) for f in frames]}]
@@ -156,7 +176,7 @@ def sarif_log(rules: Sequence[dict[str, Any]], results: Sequence[dict[str, Any]]
     return json.dumps(log, ensure_ascii=True, indent=2) + "\n"
 
 
-def report_log(report: Report, root: str) -> str:
+def report_log(report: Report, root: str, input_name: str | None = None) -> str:
     """The report as one SARIF log: a rule per matched record (and one for errors without a record)."""
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
@@ -168,13 +188,13 @@ def report_log(report: Report, root: str) -> str:
         if key not in index:
             index[key] = len(rules)
             rules.append(rule(record) if record is not None else unknown_rule())
-        results.append(result(finding, found, index[key], root))
+        results.append(result(finding, found, index[key], root, input_name))
     redacted = None if report.redacted is None else dict(report.redacted)
     return sarif_log(rules, results, root, threshold=report.threshold, dropped=report.dropped, redacted=redacted)
 
 
 def write_report(report: Report, env: Environment, style: Style) -> None:
-    emit(env, report_log(report, workspace(env.environ)))
+    emit(env, report_log(report, workspace(env.environ), style.input_name))
 
 
 def write_record(record: Record, env: Environment, style: Style) -> None:

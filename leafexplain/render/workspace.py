@@ -7,6 +7,7 @@ current folder. A frame outside it (a container's path, the Python installation)
 
 from __future__ import annotations
 
+import ntpath
 import os
 from collections.abc import Mapping
 
@@ -43,6 +44,10 @@ def relative_path(file: str, root: str) -> str | None:
     """
     if not file or file.startswith("<") or "\0" in file:
         return None  # <string>, <frozen ...>
+    if windows_path(file) or windows_path(root):
+        return _relativewindows_path(file, root)
+    if "\\" in file and "/" not in file:  # printed on Windows (`src\\main.rs`), read here: the same parts
+        file = file.replace("\\", "/")
     try:
         absolute = os.path.abspath(file)
         inside = os.path.relpath(absolute, root)
@@ -51,6 +56,24 @@ def relative_path(file: str, root: str) -> str | None:
     if inside == os.curdir or inside == os.pardir or inside.startswith(os.pardir + os.sep):
         return None
     return inside.replace(os.sep, "/")
+
+
+def windows_path(path: str) -> bool:
+    """A drive (`C:\\`, `C:/`) or a share (`\\\\server\\`): a path of a Windows machine, whatever this one is."""
+    return (len(path) > 2 and path[1] == ":" and path[0].isalpha() and path[2] in "\\/") or path.startswith("\\\\")
+
+
+def _relativewindows_path(file: str, root: str) -> str | None:
+    """As `relative_path`, by Windows' rules: a Windows path lies outside a workspace of another system."""
+    if not windows_path(root):
+        return None  # a log from a Windows machine read in a POSIX workspace: not a file of this one
+    try:
+        inside = ntpath.relpath(ntpath.join(root, file), root)
+    except ValueError:  # another drive
+        return None
+    if inside in (ntpath.curdir, ntpath.pardir) or inside.startswith(ntpath.pardir + "\\"):
+        return None
+    return inside.replace("\\", "/")
 
 
 def error_place(event: ErrorEvent, found: Located | None, root: str) -> Place | None:
