@@ -28,9 +28,10 @@ def _cell(text: str) -> str:
     return md_text(line) or " "
 
 
-def _code(text: str) -> str:
-    """Inline code that no backtick in `text` can end early, nor a `|` a table's cell."""
-    text = text.replace("|", "\\|")
+def _code(text: str, *, in_table: bool = True) -> str:
+    """Inline code that no backtick in `text` can end early, nor (in a table's cell) a `|` the cell."""
+    if in_table:  # GFM splits cells before code spans: the `\\|` shows as `|` there, and only there
+        text = text.replace("|", "\\|")
     return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
@@ -82,7 +83,7 @@ def _details(findings: Iterable[Finding]) -> list[str]:
 def step_summary(report: Report, command: str, exit_code: int, root: str) -> str:
     """The summary of one run of `command`: its exit code, its errors, the records that explain them."""
     shown = safe(command, COMMAND_CHARS).replace("\n", " ")
-    parts = [f"### leafexplain: {_code(shown)} exited with {exit_code}"]
+    parts = [f"### leafexplain: {_code(shown, in_table=False)} exited with {exit_code}"]
     explained = sum(1 for f in report.findings if f.matches)
     total = len(report.findings)
     counts = f"{total} error{'s' if total != 1 else ''} found, {explained} explained by a record."
