@@ -47,6 +47,24 @@ def _on_screen(line: str) -> str:
     return segments[-1] if segments else ""
 
 
+# A segment that opens an error: a traceback, a panic, an exception's line. Redrawn over by a progress bar or
+# another thread's output in a terminal, it is still in the log, and it is what the reader came for.
+_ERROR_SEGMENT = lazy_regex(
+    r"\s*(?:Traceback \(most recent call last\)|thread '[^']*' panicked|panicked at |"
+    r"[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning|Exit|Interrupt)\b)"
+)
+
+
+def _segments_kept(line: str) -> str:
+    """A line redrawn with \r in input: its last segment, as on screen, after any earlier segment that opens an
+    error (each on a line of its own)."""
+    segments = [s for s in line.split("\r") if s]
+    if len(segments) < 2:
+        return segments[-1] if segments else ""
+    errors = [s for s in segments[:-1] if _ERROR_SEGMENT.match(s)]
+    return "\n".join([*errors, segments[-1]])
+
+
 _GONE: dict[str, dict[int, None]] = {}
 
 
@@ -95,7 +113,7 @@ def normalize(text: str) -> str:
     if "\x1b" in text or "\x9b" in text:  # a search for a character is much cheaper than the regex's own scan
         text = _SEQUENCES.sub("", text)
     if "\r" in text:
-        text = "\n".join(_on_screen(line) if "\r" in line else line for line in text.split("\n"))
+        text = "\n".join(_segments_kept(line) if "\r" in line else line for line in text.split("\n"))
     if text.isascii():  # known at once: no bidi control, C1 or surrogate; a C0 control found by a C-speed pass
         return _MARKED.sub(MARK, text) if text.encode("ascii").translate(None, _PLAIN_ASCII) else text
     if all_printable(text, "\t\n"):  # no `\r` is left by now

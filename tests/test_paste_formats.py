@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from leafexplain.extract import events_in, extract_events
+from leafexplain.text import normalize
 
 FRAMES = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    main()\n'
 
@@ -105,3 +106,17 @@ def test_a_wording_in_pasted_prose_counts_where_it_stands_as_an_error(cli) -> No
     for text in prose:
         quiet = cli("--format", "json", "--no-source", input="notes\n\n" + text)
         assert (quiet.returncode, json.loads(quiet.stdout)["events"]) == (0, []), text
+
+
+def test_an_error_line_redrawn_over_by_other_output_is_still_read() -> None:
+    # In a terminal a progress bar or another thread's `\r` redraws the line; the log still holds the error.
+    [python] = events_in(normalize(FRAMES + "ValueError: bad value\rprogress 100%\n"))
+    assert (python.error_type, python.message.split("\n")[0]) == ("ValueError", "bad value")
+    [rust] = events_in(
+        normalize("thread 'main' panicked at src/main.rs:2:5:\rloading 3/9\nattempt to add with overflow\n")
+    )
+    assert rust.language == "rust" and rust.message == "attempt to add with overflow"
+    # A progress bar alone keeps what stayed on screen: its last drawing, no error.
+    assert normalize("Epoch 1:  50%|#####     |\rEpoch 1: 100%|##########|\nall good\n") == (
+        "Epoch 1: 100%|##########|\nall good\n"
+    )
