@@ -201,7 +201,8 @@ class Candidate(NamedTuple):
 
     record: Record
     score: float
-    method: Literal["regex", "fuzzy", "class"]  # a wording found; words in common; the exception class alone
+    # a wording found; a later part of one, its start not in the text; words in common; the exception class alone
+    method: Literal["regex", "part", "fuzzy", "class"]
     span: tuple[int, int] | None = None  # the matched span in the event's message
     reasons: tuple[str, ...] = ()
     wording: str | None = None  # the releases whose wording matched (a messageVariants entry); None: the record's own
@@ -212,6 +213,8 @@ class Candidate(NamedTuple):
         """How sure, in words."""
         if self.method == "regex":
             return f"same error, wording of {self.wording}" if self.wording else "exact wording"
+        if self.method == "part":
+            return "same error, its message's start not in the text"
         if self.method == "class":
             return "same exception class"
         return "similar message"

@@ -14,7 +14,7 @@ from types import TracebackType
 from leafexplain.intake.collect import Source, collect
 from leafexplain.locate import LocalPaths
 from leafexplain.match import DEFAULT_THRESHOLD, Matcher
-from leafexplain.models import Collected, Limits, Report
+from leafexplain.models import Collected, Finding, Limits, Report
 
 # The records to match against, or how to load them: loaded only when there is an error to explain.
 Records = Matcher | Callable[[], Matcher]
@@ -77,16 +77,29 @@ def explain(
         # nothing to explain: no records loaded
         return Report((), threshold, collected.dropped, limits=limits, redacted=collected.redacted)
     matcher = records if isinstance(records, Matcher) else records()
-    findings = tuple(
-        finding
-        for finding in (
-            matcher.match(event, threshold=limits.threshold, matches_only=event.tentative) for event in collected.events
-        )
-        if finding.matches or not finding.event.tentative
+    findings = _kept(
+        matcher.match(event, threshold=limits.threshold, matches_only=event.tentative) for event in collected.events
     )
     threshold = matcher.threshold if limits.threshold is None else limits.threshold
     report = Report(findings, threshold, collected.dropped, limits=limits, redacted=collected.redacted)
     return locate(report, local) if local is not None and findings else report
+
+
+def _kept(findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """The findings to report: a guess only when a record explains it, and not when it is the rest of the error
+    just before it (a later part of the same record's wording: `Missing key(s) ...` under `Error(s) in
+    loading state_dict ...` pasted without its indent)."""
+    kept: list[Finding] = []
+    for finding in findings:
+        if finding.event.tentative:
+            best = finding.best
+            if best is None:
+                continue
+            previous = kept[-1].best if kept else None
+            if best.method == "part" and previous is not None and previous.record.id == best.record.id:
+                continue
+        kept.append(finding)
+    return tuple(kept)
 
 
 def explain_exception(

@@ -21,7 +21,7 @@ from leafexplain.extract.common import short_class
 from leafexplain.libraries import library_hints
 from leafexplain.models import Candidate, ErrorEvent, Finding, Record
 from leafexplain.named import NamedTuple
-from leafexplain.records.catalog import HEAD_SHARE, Catalog, candidates_in, catalog_from_records
+from leafexplain.records.catalog import HEAD_SHARE, Candidates, Catalog, candidates_in, catalog_from_records
 from leafexplain.records.patterns import (
     MAX_SEARCH_CHARS,
     PatternHit,
@@ -30,6 +30,7 @@ from leafexplain.records.patterns import (
     message_words,
     placeholder_only,
     verbatim_fragments,
+    wording_parts,
 )
 from leafexplain.regex import lazy_regex
 
@@ -38,6 +39,9 @@ from leafexplain.regex import lazy_regex
 DEFAULT_THRESHOLD = 85.0
 EXACT = 100.0
 CLASS_ONLY = 88.0  # a record for an exception class as such: below any wording found, above the cut-off
+# A later part of a wording found opening a line, its start not in the text (records/patterns.wording_parts):
+# the error's own words, a few missing.
+PART = 92.0
 CLASS_MISMATCH_PENALTY = 15.0  # the message fits, the exception class does not
 # A long wording found exactly is strong evidence even when a release changed the class it raises.
 SPECIFIC_CHARS, SPECIFIC_CLASS_PENALTY = 30, 5.0
@@ -86,7 +90,7 @@ class Matcher:
     def records(self) -> list[Record]:
         return self.catalog.all_records()
 
-    def _candidates(self, message: str) -> tuple[list[int], dict[int, set[int] | None]]:
+    def _candidates(self, message: str) -> Candidates:
         return candidates_in(self.catalog.token_index, self.catalog.unindexed, message_words(message))
 
     def _same_language(self, event: ErrorEvent, index: int) -> bool:
@@ -143,6 +147,27 @@ class Matcher:
                 )
             )
         return _layered(out, hits, event.message[:MAX_SEARCH_CHARS])
+
+    def _parts(self, event: ErrorEvent, message: str, wordings_of: dict[int, set[int] | None]) -> list[_Scored]:
+        """Records a later part of whose wording opens a line of the message: pasted from the middle."""
+        out: list[_Scored] = []
+        for n in sorted(wordings_of):
+            if not self._same_language(event, n):
+                continue
+            which = wordings_of[n]
+            for number, (pattern, versions, error_class) in enumerate(self.catalog.wordings(n)):
+                if which is not None and number not in which:
+                    continue
+                found = next((hit for part in wording_parts(pattern) if (hit := _part_found(part, message))), None)
+                if found is None:
+                    continue
+                hit, literal = found
+                penalty, why = self._class_penalty(event, error_class or self.catalog.classes[n], literal)
+                reasons = ("a later part of the wording opens a line: its start is not in the text", why)
+                kept = tuple(r for r in reasons if r)
+                out.append(_Scored(n, PART - penalty, "part", hit.span(), kept, versions or None, None, literal))
+                break
+        return out
 
     def _class_only(self, event: ErrorEvent, candidates: list[int]) -> list[_Scored]:
         if event.language != "python" or not event.error_type:
@@ -227,13 +252,15 @@ class Matcher:
         cut = self.threshold if threshold is None else threshold
         message = event.message[:MAX_SEARCH_CHARS]
         hints = library_hints(event)
-        candidates, whole = self._candidates(message)
+        candidates, whole, partly = self._candidates(message)
         hits = [h for n in sorted(whole) if (h := self._hits(message, n, self._same_language(event, n), whole[n]))]
         if event.tentative:  # found, but as prose or a printed value: ruled out, by the word score too
             ruled_out = {h.index for h in hits if not _stands_as_error(h, message)}
             hits = [h for h in hits if h.index not in ruled_out]
             candidates = [n for n in candidates if n not in ruled_out]
         scored = self._exact(event, hits)
+        if not any(s.score >= cut for s in scored):
+            scored += self._parts(event, message, {**partly, **whole})
         if not any(s.score >= cut for s in scored) and event.extractor not in EXACT_ONLY_EXTRACTORS:
             scored += self._class_only(event, candidates)
             if not any(s.score >= cut for s in scored):
@@ -244,7 +271,8 @@ class Matcher:
             key=lambda c: (
                 c.role != "payload",
                 -c.score,
-                ("regex", "class", "fuzzy").index(c.method),
+                ("regex", "part", "class", "fuzzy").index(c.method),
+                c.span[0] if c.method == "part" and c.span else 0,  # of two parts found, the one pasted first
                 -c.literal_chars,
                 c.wording is not None,
                 catalog.repos[c.index] not in hints,
@@ -286,13 +314,33 @@ def _stands_as_error(hit: _Hit, message: str) -> bool:
         return False
     if hit.literal_chars >= SPECIFIC_CHARS or message[begin : begin + 1] in _QUOTES:
         return True  # a long wording is telling anywhere; `'NoneType' object has ...` opens with a quoted value
+    return _opens_message(lead)
+
+
+def _part_found(part: str, message: str) -> tuple[PatternHit, int] | None:
+    """A wording's later part in the message, where a pasted message begins: opening its line (after marks, a
+    timestamp or a label), or quoted."""
+    if not all(fragment in message for fragment in verbatim_fragments(part)):
+        return None
+    compiled = compile_pattern(part)
+    hit = compiled.search(message)
+    if hit is None:
+        return None
+    lead = message[message.rfind("\n", 0, hit.begin) + 1 : hit.begin]
+    return (hit, compiled.literal_chars) if _opens_message(lead) else None
+
+
+def _opens_message(lead: str) -> bool:
+    """What stands before a wording on its line leaves it where an error's message begins: nothing but marks,
+    numbers and a timestamp; a label and its colon; a quote, bold or code mark; CJK text (English there is a
+    quote)."""
     last = lead.rstrip()[-1:]
-    return (
-        not _WORD.search(lead)  # nothing but marks, numbers and a timestamp before it
-        or last in (":", ";")
-        or lead[-1:] in _QUOTING
-        or last >= "\u3000"  # after CJK text or its punctuation (`，`, `：`): English there is a quote
-    )
+    if not _WORD.search(lead) or last in (":", ";") or lead[-1:] in _QUOTING or last >= "\u3000":
+        return True
+    return lead.split()[-1].strip("[]<>|") in _LOG_LEVELS  # `2024-01-02 12:00:01 ERROR <message>`
+
+
+_LOG_LEVELS = frozenset({"ERROR", "FATAL", "CRITICAL", "CRIT", "PANIC", "EXCEPTION", "SEVERE", "E"})
 
 
 def _inside_value(inner: PatternHit, outer: PatternHit, message: str) -> bool:

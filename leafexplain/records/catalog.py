@@ -151,26 +151,37 @@ def posting_row(value: int) -> int:
     return value >> ROW_SHIFT
 
 
-def candidates_in(
-    index: WordIndex, unindexed: Sequence[int], words: set[str]
-) -> tuple[list[int], dict[int, set[int] | None]]:
-    """The records that share an indexed word with the message (for the word score), and for each record
-    whose wordings could be found in it, which ones (None: all, for a record with a wording the index
-    has no word of)."""
+class Candidates(NamedTuple):
+    """The records a message could be explained by, as the word index sees it."""
+
+    rows: list[int]  # every record sharing an indexed word with the message (for the word score)
+    # For each record whose wordings could be found in the message, which ones (None: all, for a record with
+    # a wording the index has no word of).
+    whole: dict[int, set[int] | None]
+    # The wordings the message has all but one indexed word of (two at least): a later part of one may be
+    # there, its start not pasted (records/patterns.wording_parts).
+    partly: dict[int, set[int]]
+
+
+def candidates_in(index: WordIndex, unindexed: Sequence[int], words: set[str]) -> Candidates:
     counts: dict[int, int] = {}
     for word in words:
         for value in index.get(word, ()):
             counts[value] = counts.get(value, 0) + 1
     whole: dict[int, set[int] | None] = dict.fromkeys(unindexed)
+    partly: dict[int, set[int]] = {}
     rows = set(unindexed)
     for value, count in counts.items():
         row = value >> ROW_SHIFT
         rows.add(row)
-        if count >= value & ((1 << WORDING_SHIFT) - 1):  # every one of the wording's indexed words
+        needed = value & ((1 << WORDING_SHIFT) - 1)
+        if count >= needed:  # every one of the wording's indexed words
             found = whole.setdefault(row, set())
             if found is not None:
                 found.add((value >> WORDING_SHIFT) & MAX_WORDING)
-    return sorted(rows), whole
+        elif count >= 2 and count == needed - 1:
+            partly.setdefault(row, set()).add((value >> WORDING_SHIFT) & MAX_WORDING)
+    return Candidates(sorted(rows), whole, partly)
 
 
 def word_weight(records: int, having: int) -> float:

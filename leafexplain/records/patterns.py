@@ -224,6 +224,33 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     return CompiledPattern(matcher, text.literal, text.literal_chars, text.tokens)
 
 
+# Where a wording's later sentence or line begins: after a full stop, colon or the like and space, before a
+# capital; or after a line break (and its indent).
+_SENTENCE_START = lazy_regex(r"(?<=[.:;!?])[ \t]+(?=[A-Z])|\n[ \t]*(?=\S)")
+PART_MIN_CHARS, PART_MIN_WORDS, HEAD_MIN_WORDS_LEFT = 24, 3, 2
+
+
+@lru_cache(maxsize=4096)
+def wording_parts(pattern: str) -> tuple[str, ...]:
+    """The later sentences of a wording that tell the error on their own, each from where it begins to the end:
+    what a person pastes who copied from the middle (`Tried to allocate 20.00 MiB (GPU 0; ...)` without `CUDA
+    out of memory.`; `Missing key(s) in state_dict: ...` without the line that names the model). A part needs
+    PART_MIN_CHARS literal characters, PART_MIN_WORDS content words and a placeholder (a sentence that carries
+    the error's values; advice such as `Use .reshape(...) instead.` could close another library's message too);
+    what it leaves out, two words at least."""
+    parts = []
+    for boundary in _SENTENCE_START.finditer(pattern):
+        head, tail = pattern[: boundary.start()], pattern[boundary.end() :]
+        if tail.startswith("{") or len(content_words(head)) < HEAD_MIN_WORDS_LEFT:
+            continue
+        pieces = split_pattern(tail)
+        if None not in pieces or _literal_chars(pieces) < PART_MIN_CHARS:
+            continue
+        if len(content_words(tail)) >= PART_MIN_WORDS:
+            parts.append(tail)
+    return tuple(parts)
+
+
 def placeholder_only(pattern: str) -> bool:
     """One placeholder and no wording (`{}`): a record for an exception class as such, found by its class."""
     return literal_chars(pattern) == 0  # no regex compiled: a table of 100,000 records asks it of each
