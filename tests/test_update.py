@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -45,6 +46,8 @@ class Answer(NamedTuple):
     headers: tuple[tuple[str, str], ...] = (("Content-Type", "text/plain; charset=utf-8"),)
     length: int | None = None  # Content-Length when it is not the body's (a body cut short)
     hold: bool = False  # answer nothing until the test ends (a server that does not answer)
+    drip: float = 0.0  # seconds between bytes of the body (a server that trickles it)
+    drip_head: bool = False  # the status line and headers trickled too
 
 
 class StandIn:
@@ -63,12 +66,28 @@ class StandIn:
                 if answer.hold:
                     stand_in.release.wait(30)
                     return
+                if answer.drip:
+                    self.trickle(answer)
+                    return
                 self.send_response(answer.status)
                 for name, value in answer.headers:
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(answer.length or len(answer.body)))
                 self.end_headers()
                 self.wfile.write(answer.body)
+
+            def trickle(self, answer: Answer) -> None:
+                head = f"HTTP/1.1 {answer.status} OK\r\nContent-Length: {len(answer.body)}\r\n\r\n".encode()
+                if not answer.drip_head:
+                    self.wfile.write(head)
+                for byte in (head if answer.drip_head else b"") + answer.body:
+                    if stand_in.release.wait(answer.drip):
+                        return
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:  # the client gave up
+                        return
 
             def log_message(self, *args: object) -> None:
                 pass
@@ -228,6 +247,21 @@ def test_a_server_that_does_not_answer_in_time(cli: Isolated, raw: StandIn, tmp_
     result = update(cli, raw, folder, "--timeout", "1")
     assert result.returncode == 1
     assert f"failed   acme/widgets {SHA[:10]} src/lib.rs:{LINE}: timed out after 1 s" in result.stdout
+    assert cache_files(cli) == []
+
+
+@pytest.mark.parametrize("head", [False, True], ids=["body", "head"])
+def test_a_server_that_trickles_is_cut_at_the_bound(cli: Isolated, raw: StandIn, tmp_path: Path, head: bool) -> None:
+    """A byte every 0.2 s: each read gets one, so only a bound on the whole file ends it (the file would take
+    over a minute); the header lines trickled as well are within the same bound."""
+    raw.serve("acme/widgets", SHA, "src/lib.rs", Answer(body=LIB_RS[:400], drip=0.2, drip_head=head))
+    folder = records_folder(tmp_path, widget())
+    started = time.monotonic()
+    result = update(cli, raw, folder, "--timeout", "1", "--jobs", "1")
+    took = time.monotonic() - started
+    assert result.returncode == 1
+    assert f"failed   acme/widgets {SHA[:10]} src/lib.rs:{LINE}: timed out after 1 s" in result.stdout, result.stdout
+    assert took < 4, f"{took:.1f} s for a bound of 1 s (the start of the command included)"
     assert cache_files(cli) == []
 
 
