@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -203,8 +204,7 @@ def test_a_missing_commit_is_said_and_the_message_history_is_fetched(
     """As the seed: its own commit is not in the history; its messageVariants entry says where the message is."""
     raw.serve("acme/widgets", SHA, "src/lib.rs", LIB_RS)
     variant = {"messagePattern": MESSAGE, "versions": "widgets 1.x", "commit": SHA, "lineNumber": LINE}
-    # Like the seed, it carries its own snippet from the commit that is not there: the release's lines win.
-    record = widget(analyzedSha=GONE, lineNumber=40, messageVariants=[variant], sourceCode="fn gone() {}\n")
+    record = widget(analyzedSha=GONE, lineNumber=40, messageVariants=[variant])
     record["githubUrl"] = f"https://github.com/acme/widgets/blob/{GONE}/src/lib.rs#L35-L45"
     folder = records_folder(tmp_path, record)
     result = update(cli, raw, folder)
@@ -220,11 +220,17 @@ def test_a_missing_commit_is_said_and_the_message_history_is_fetched(
     assert f"https://github.com/acme/widgets/blob/{SHA}/src/lib.rs#L{LINE}" in shown.stdout, "the lines shown, linked"
     where = shown.stdout.split("Where it is raised")[1].split("\n\n")[0]
     assert GONE not in where, "not the commit that is not there"
-    assert "fn gone()" not in shown.stdout
     raw.requests.clear()
     again = update(cli, raw, folder)
     assert again.returncode == 0 and raw.requests == [], "resumable: nothing asked again, the missing commit included"
     assert "1 cached before, 0 now" in again.stdout
+
+    # Issue 17's order: the record's own `sourceCode` first, even one read at a commit that is not in the
+    # history (as the seed's); the release's link is beside it.
+    own = records_folder(tmp_path, {**record, "sourceCode": "fn gone() {}\n"})
+    shown = explain(cli, own)
+    assert "fn gone()" in shown.stdout and "from the source cache" not in shown.stdout
+    assert snippet_of(explain(cli, own, fmt="json"))["origin"] == "record"  # type: ignore[index]
 
 
 # --- what does not work, one line each ------------------------------------------------------------------------------
@@ -428,7 +434,7 @@ def test_the_cache_is_read_by_key_and_never_outside_its_folder(tmp_path: Path) -
         data = widget(**fields)  # type: ignore[arg-type]
         assert places(as_record(data)) == [], fields
     place = places(as_record(widget()))[0]
-    assert entry_path(tmp_path, place).parent == tmp_path
+    assert os.path.dirname(entry_path(tmp_path, place)) == str(tmp_path)
     with_history = widget(githubUrl=f"https://github.com/acme/widgets/blob/{SHA}/src/lib.rs#L1", analyzedSha=None)
     assert places(as_record(with_history))[0].commit == SHA, "the commit of the link when analyzedSha is not given"
 
@@ -481,3 +487,59 @@ def test_explaining_loads_no_network_module(cli: Isolated, raw: StandIn, tmp_pat
     done = subprocess.run([sys.executable, "-c", probe], env=cli.environ, capture_output=True, text=True, timeout=60)
     assert "from the source cache" in done.stdout, done.stderr
     assert done.stderr.splitlines()[-1] == "[]"
+
+
+# What an entry costs at explain time: a file read, and only for a snippet a view shows.
+PROBE_MODULES = """
+import sys
+before = set(sys.modules)
+from leafexplain.cli import main
+code = main(sys.argv[1:])
+added = set(sys.modules) - before
+loaded = sorted({m.split(".")[0] for m in added} & {"hashlib", "_hashlib", "pathlib"})
+read = "leafexplain.locate.cached" in added
+sys.stderr.write(f"loaded {loaded} read {read} {code}\\n")
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "reads"),
+    [([], False), (["--full"], True), (["--format", "json"], True), (["--format", "markdown"], False)],
+    ids=["default", "full", "json", "markdown"],
+)
+def test_a_filled_cache_costs_a_file_read_only_where_a_snippet_is_shown(
+    cli: Isolated, raw: StandIn, tmp_path: Path, args: list[str], reads: bool
+) -> None:
+    """The default view (plain, colour and Markdown alike) shows no snippet: the cache is not looked into.
+    Where one is shown the entry is named by zlib's checksums: neither hashlib (OpenSSL) nor pathlib."""
+    raw.serve("acme/widgets", SHA, "src/lib.rs", LIB_RS)
+    folder = records_folder(tmp_path, widget())
+    assert update(cli, raw, folder).returncode == 0
+    command = [sys.executable, "-c", PROBE_MODULES, "--no-bundled", "--records", str(folder), *args, MESSAGE]
+    subprocess.run(command, env=cli.environ, capture_output=True, timeout=60, check=True)  # builds the index
+    done = subprocess.run(command, env=cli.environ, capture_output=True, text=True, timeout=60)
+    assert done.stderr.splitlines()[-1] == f"loaded [] read {reads} 0", done.stderr
+    assert ("from the source cache" in done.stdout or '"origin": "cache"' in done.stdout) == reads, done.stdout
+
+
+def test_a_cache_an_earlier_version_named_is_renamed_not_fetched_again(
+    cli: Isolated, raw: StandIn, tmp_path: Path
+) -> None:
+    """Entries were named by SHA-256 before: the next `update` gives them their names now."""
+    import hashlib
+
+    raw.serve("acme/widgets", SHA, "src/lib.rs", LIB_RS)
+    folder = records_folder(tmp_path, widget())
+    assert update(cli, raw, folder).returncode == 0
+    [entry] = cache_files(cli)
+    old_key = hashlib.sha256(f"acme/widgets\n{SHA}\nsrc/lib.rs".encode()).hexdigest()[:32]
+    entry.rename(entry.with_name(f"{old_key}.json"))
+    stray = entry.with_name("0" * 32 + ".json")
+    stray.write_text("{", encoding="utf-8")  # not an entry: removed
+    assert snippet_of(explain(cli, folder, fmt="json")) is None, "explain looks up the name now only"
+    raw.requests.clear()
+    again = update(cli, raw, folder)
+    assert again.returncode == 0 and raw.requests == [], again.stdout
+    assert "1 cached before" in again.stdout
+    assert cache_files(cli) == [entry]
+    assert snippet_of(explain(cli, folder, fmt="json"))["origin"] == "cache"  # type: ignore[index]
