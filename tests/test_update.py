@@ -271,6 +271,22 @@ def test_a_server_that_trickles_is_cut_at_the_bound(cli: Isolated, raw: StandIn,
     assert cache_files(cli) == []
 
 
+def test_a_redirect_keeps_the_bound_and_is_followed(cli: Isolated, raw: StandIn, tmp_path: Path) -> None:
+    """A renamed repository answers with a redirect: followed, and the time allowed is for the whole file."""
+    moved = (("Location", f"/acme/gadgets/{SHA}/src/lib.rs"),)
+    raw.serve("acme/widgets", SHA, "src/lib.rs", Answer(301, b"", moved))
+    raw.serve("acme/gadgets", SHA, "src/lib.rs", LIB_RS)
+    folder = records_folder(tmp_path, widget())
+    assert update(cli, raw, folder).returncode == 0
+    assert raw.requests == [f"/acme/widgets/{SHA}/src/lib.rs", f"/acme/gadgets/{SHA}/src/lib.rs"]
+    for entry in cache_files(cli):
+        entry.unlink()
+    raw.serve("acme/gadgets", SHA, "src/lib.rs", Answer(body=LIB_RS[:400], drip=0.2, drip_head=True))
+    started = time.monotonic()
+    result = update(cli, raw, folder, "--timeout", "1")
+    assert "timed out after 1 s" in result.stdout and time.monotonic() - started < 4, result.stdout
+
+
 HTML = b"<!DOCTYPE html>\n<html><body>Sign in to continue</body></html>\n"
 CUT = f"closed early (got 100 bytes of {len(LIB_RS)})"
 RATE = "rate limited by 127.0.0.1 (HTTP 429, retry after 30 s)"
