@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -45,6 +47,8 @@ class Answer(NamedTuple):
     headers: tuple[tuple[str, str], ...] = (("Content-Type", "text/plain; charset=utf-8"),)
     length: int | None = None  # Content-Length when it is not the body's (a body cut short)
     hold: bool = False  # answer nothing until the test ends (a server that does not answer)
+    drip: float = 0.0  # seconds between bytes of the body (a server that trickles it)
+    drip_head: bool = False  # the status line and headers trickled too
 
 
 class StandIn:
@@ -63,12 +67,28 @@ class StandIn:
                 if answer.hold:
                     stand_in.release.wait(30)
                     return
+                if answer.drip:
+                    self.trickle(answer)
+                    return
                 self.send_response(answer.status)
                 for name, value in answer.headers:
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(answer.length or len(answer.body)))
                 self.end_headers()
                 self.wfile.write(answer.body)
+
+            def trickle(self, answer: Answer) -> None:
+                head = f"HTTP/1.1 {answer.status} OK\r\nContent-Length: {len(answer.body)}\r\n\r\n".encode()
+                if not answer.drip_head:
+                    self.wfile.write(head)
+                for byte in (head if answer.drip_head else b"") + answer.body:
+                    if stand_in.release.wait(answer.drip):
+                        return
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:  # the client gave up
+                        return
 
             def log_message(self, *args: object) -> None:
                 pass
@@ -184,8 +204,7 @@ def test_a_missing_commit_is_said_and_the_message_history_is_fetched(
     """As the seed: its own commit is not in the history; its messageVariants entry says where the message is."""
     raw.serve("acme/widgets", SHA, "src/lib.rs", LIB_RS)
     variant = {"messagePattern": MESSAGE, "versions": "widgets 1.x", "commit": SHA, "lineNumber": LINE}
-    # Like the seed, it carries its own snippet from the commit that is not there: the release's lines win.
-    record = widget(analyzedSha=GONE, lineNumber=40, messageVariants=[variant], sourceCode="fn gone() {}\n")
+    record = widget(analyzedSha=GONE, lineNumber=40, messageVariants=[variant])
     record["githubUrl"] = f"https://github.com/acme/widgets/blob/{GONE}/src/lib.rs#L35-L45"
     folder = records_folder(tmp_path, record)
     result = update(cli, raw, folder)
@@ -201,11 +220,17 @@ def test_a_missing_commit_is_said_and_the_message_history_is_fetched(
     assert f"https://github.com/acme/widgets/blob/{SHA}/src/lib.rs#L{LINE}" in shown.stdout, "the lines shown, linked"
     where = shown.stdout.split("Where it is raised")[1].split("\n\n")[0]
     assert GONE not in where, "not the commit that is not there"
-    assert "fn gone()" not in shown.stdout
     raw.requests.clear()
     again = update(cli, raw, folder)
     assert again.returncode == 0 and raw.requests == [], "resumable: nothing asked again, the missing commit included"
     assert "1 cached before, 0 now" in again.stdout
+
+    # Issue 17's order: the record's own `sourceCode` first, even one read at a commit that is not in the
+    # history (as the seed's); the release's link is beside it.
+    own = records_folder(tmp_path, {**record, "sourceCode": "fn gone() {}\n"})
+    shown = explain(cli, own)
+    assert "fn gone()" in shown.stdout and "from the source cache" not in shown.stdout
+    assert snippet_of(explain(cli, own, fmt="json"))["origin"] == "record"  # type: ignore[index]
 
 
 # --- what does not work, one line each ------------------------------------------------------------------------------
@@ -229,6 +254,37 @@ def test_a_server_that_does_not_answer_in_time(cli: Isolated, raw: StandIn, tmp_
     assert result.returncode == 1
     assert f"failed   acme/widgets {SHA[:10]} src/lib.rs:{LINE}: timed out after 1 s" in result.stdout
     assert cache_files(cli) == []
+
+
+@pytest.mark.parametrize("head", [False, True], ids=["body", "head"])
+def test_a_server_that_trickles_is_cut_at_the_bound(cli: Isolated, raw: StandIn, tmp_path: Path, head: bool) -> None:
+    """A byte every 0.2 s: each read gets one, so only a bound on the whole file ends it (the file would take
+    over a minute); the header lines trickled as well are within the same bound."""
+    raw.serve("acme/widgets", SHA, "src/lib.rs", Answer(body=LIB_RS[:400], drip=0.2, drip_head=head))
+    folder = records_folder(tmp_path, widget())
+    started = time.monotonic()
+    result = update(cli, raw, folder, "--timeout", "1", "--jobs", "1")
+    took = time.monotonic() - started
+    assert result.returncode == 1
+    assert f"failed   acme/widgets {SHA[:10]} src/lib.rs:{LINE}: timed out after 1 s" in result.stdout, result.stdout
+    assert took < 4, f"{took:.1f} s for a bound of 1 s (the start of the command included)"
+    assert cache_files(cli) == []
+
+
+def test_a_redirect_keeps_the_bound_and_is_followed(cli: Isolated, raw: StandIn, tmp_path: Path) -> None:
+    """A renamed repository answers with a redirect: followed, and the time allowed is for the whole file."""
+    moved = (("Location", f"/acme/gadgets/{SHA}/src/lib.rs"),)
+    raw.serve("acme/widgets", SHA, "src/lib.rs", Answer(301, b"", moved))
+    raw.serve("acme/gadgets", SHA, "src/lib.rs", LIB_RS)
+    folder = records_folder(tmp_path, widget())
+    assert update(cli, raw, folder).returncode == 0
+    assert raw.requests == [f"/acme/widgets/{SHA}/src/lib.rs", f"/acme/gadgets/{SHA}/src/lib.rs"]
+    for entry in cache_files(cli):
+        entry.unlink()
+    raw.serve("acme/gadgets", SHA, "src/lib.rs", Answer(body=LIB_RS[:400], drip=0.2, drip_head=True))
+    started = time.monotonic()
+    result = update(cli, raw, folder, "--timeout", "1")
+    assert "timed out after 1 s" in result.stdout and time.monotonic() - started < 4, result.stdout
 
 
 HTML = b"<!DOCTYPE html>\n<html><body>Sign in to continue</body></html>\n"
@@ -394,7 +450,7 @@ def test_the_cache_is_read_by_key_and_never_outside_its_folder(tmp_path: Path) -
         data = widget(**fields)  # type: ignore[arg-type]
         assert places(as_record(data)) == [], fields
     place = places(as_record(widget()))[0]
-    assert entry_path(tmp_path, place).parent == tmp_path
+    assert os.path.dirname(entry_path(tmp_path, place)) == str(tmp_path)
     with_history = widget(githubUrl=f"https://github.com/acme/widgets/blob/{SHA}/src/lib.rs#L1", analyzedSha=None)
     assert places(as_record(with_history))[0].commit == SHA, "the commit of the link when analyzedSha is not given"
 
@@ -447,3 +503,59 @@ def test_explaining_loads_no_network_module(cli: Isolated, raw: StandIn, tmp_pat
     done = subprocess.run([sys.executable, "-c", probe], env=cli.environ, capture_output=True, text=True, timeout=60)
     assert "from the source cache" in done.stdout, done.stderr
     assert done.stderr.splitlines()[-1] == "[]"
+
+
+# What an entry costs at explain time: a file read, and only for a snippet a view shows.
+PROBE_MODULES = """
+import sys
+before = set(sys.modules)
+from leafexplain.cli import main
+code = main(sys.argv[1:])
+added = set(sys.modules) - before
+loaded = sorted({m.split(".")[0] for m in added} & {"hashlib", "_hashlib", "pathlib"})
+read = "leafexplain.locate.cached" in added
+sys.stderr.write(f"loaded {loaded} read {read} {code}\\n")
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "reads"),
+    [([], False), (["--full"], True), (["--format", "json"], True), (["--format", "markdown"], False)],
+    ids=["default", "full", "json", "markdown"],
+)
+def test_a_filled_cache_costs_a_file_read_only_where_a_snippet_is_shown(
+    cli: Isolated, raw: StandIn, tmp_path: Path, args: list[str], reads: bool
+) -> None:
+    """The default view (plain, colour and Markdown alike) shows no snippet: the cache is not looked into.
+    Where one is shown the entry is named by zlib's checksums: neither hashlib (OpenSSL) nor pathlib."""
+    raw.serve("acme/widgets", SHA, "src/lib.rs", LIB_RS)
+    folder = records_folder(tmp_path, widget())
+    assert update(cli, raw, folder).returncode == 0
+    command = [sys.executable, "-c", PROBE_MODULES, "--no-bundled", "--records", str(folder), *args, MESSAGE]
+    subprocess.run(command, env=cli.environ, capture_output=True, timeout=60, check=True)  # builds the index
+    done = subprocess.run(command, env=cli.environ, capture_output=True, text=True, timeout=60)
+    assert done.stderr.splitlines()[-1] == f"loaded [] read {reads} 0", done.stderr
+    assert ("from the source cache" in done.stdout or '"origin": "cache"' in done.stdout) == reads, done.stdout
+
+
+def test_a_cache_an_earlier_version_named_is_renamed_not_fetched_again(
+    cli: Isolated, raw: StandIn, tmp_path: Path
+) -> None:
+    """Entries were named by SHA-256 before: the next `update` gives them their names now."""
+    import hashlib
+
+    raw.serve("acme/widgets", SHA, "src/lib.rs", LIB_RS)
+    folder = records_folder(tmp_path, widget())
+    assert update(cli, raw, folder).returncode == 0
+    [entry] = cache_files(cli)
+    old_key = hashlib.sha256(f"acme/widgets\n{SHA}\nsrc/lib.rs".encode()).hexdigest()[:32]
+    entry.rename(entry.with_name(f"{old_key}.json"))
+    stray = entry.with_name("0" * 32 + ".json")
+    stray.write_text("{", encoding="utf-8")  # not an entry: removed
+    assert snippet_of(explain(cli, folder, fmt="json")) is None, "explain looks up the name now only"
+    raw.requests.clear()
+    again = update(cli, raw, folder)
+    assert again.returncode == 0 and raw.requests == [], again.stdout
+    assert "1 cached before" in again.stdout
+    assert cache_files(cli) == [entry]
+    assert snippet_of(explain(cli, folder, fmt="json"))["origin"] == "cache"  # type: ignore[index]

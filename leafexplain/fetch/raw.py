@@ -3,11 +3,18 @@
 The standard library's urllib does it: one GET a file, no new dependency. Proxies are taken from the
 environment leafexplain was given (`https_proxy`, `http_proxy`, `no_proxy`), never for the local
 machine, so that a test's stand-in server on 127.0.0.1 is reached directly.
+
+The time allowed is for the whole file: a socket's own timeout restarts with every byte, so a server
+that trickles its answer (a byte a second) would hold a read for as long as it likes. Each wait on
+the socket, from the connection to the last byte (the header lines included), is given only the
+time left, so a file ends at its bound, give or take the last wait's scheduling.
 """
 
 from __future__ import annotations
 
 import http.client
+import io
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -61,10 +68,119 @@ def _proxies(host: str, environ: Mapping[str, str]) -> dict[str, str]:
     return {k[: -len("_proxy")]: v for k, v in lowered.items() if k in ("http_proxy", "https_proxy")}
 
 
+class _Deadline:
+    """When a request's time is up."""
+
+    def __init__(self, seconds: float) -> None:
+        self.end = time.monotonic() + seconds
+
+    def left(self) -> float:
+        """The seconds left; raises TimeoutError when there are none."""
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("timed out")
+        return left
+
+
+class _BoundedReader(io.RawIOBase):
+    """The answer's bytes as they come, each wait on the socket given only the time left."""
+
+    def __init__(self, owner: _BoundedSocket) -> None:
+        self.owner = owner
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        sock = self.owner.sock
+        sock.settimeout(self.owner.deadline.left())
+        return sock.recv_into(buffer)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.owner.reader_closed()
+        super().close()
+
+
+class _BoundedSocket:
+    """A connected socket as http.client uses it, whose answer is read through a `_BoundedReader`.
+
+    urllib closes the connection's socket once the headers are read and leaves the body to the
+    answer's reader: as with `socket.makefile`, the socket itself is closed when both are.
+    """
+
+    def __init__(self, sock: socket.socket, deadline: _Deadline) -> None:
+        self.sock, self.deadline = sock, deadline
+        self.readers, self.closed = 0, False
+
+    def makefile(self, mode: str = "r", *args: object, **kwargs: object) -> io.BufferedReader:
+        if mode != "rb":
+            raise ValueError(f"only 'rb', not {mode!r}")
+        self.readers += 1
+        return io.BufferedReader(_BoundedReader(self))
+
+    def reader_closed(self) -> None:
+        self.readers -= 1
+        if self.closed and not self.readers:
+            self.sock.close()
+
+    def close(self) -> None:
+        self.closed = True
+        if not self.readers:
+            self.sock.close()
+
+    def __getattr__(self, name: str) -> object:  # sendall, settimeout, …: the socket's own
+        return getattr(self.sock, name)
+
+
+class _DeadlineHandler(urllib.request.AbstractHTTPHandler):
+    """Connections for a request that carries a `_Deadline` (`request.deadline`): the connection made within
+    the time left, then the answer read through a `_BoundedSocket`."""
+
+    def do_open(self, http_class: type, req: urllib.request.Request, **kwargs: object) -> http.client.HTTPResponse:
+        deadline: _Deadline | None = getattr(req, "deadline", None)
+        if deadline is None:
+            return super().do_open(http_class, req, **kwargs)
+
+        def connection(host: str, **options: object) -> http.client.HTTPConnection:
+            made = http_class(host, **options)
+            connect = made.connect
+
+            def bounded_connect() -> None:
+                made.timeout = deadline.left()
+                connect()
+                made.sock = _BoundedSocket(made.sock, deadline)
+
+            made.connect = bounded_connect
+            return made
+
+        return super().do_open(connection, req, **kwargs)
+
+
+class _HTTPHandler(_DeadlineHandler, urllib.request.HTTPHandler):
+    pass
+
+
+class _HTTPSHandler(_DeadlineHandler, urllib.request.HTTPSHandler):
+    pass
+
+
+class _RedirectHandler(urllib.request.HTTPRedirectHandler):
+    """A redirect (a renamed repository) keeps the request's deadline: the bound is for the whole file."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None:
+            new.deadline = getattr(req, "deadline", None)  # type: ignore[attr-defined]
+        return new
+
+
 def opener(base: str, environ: Mapping[str, str]) -> urllib.request.OpenerDirector:
-    """An opener for the service at `base`, through the environment's proxy for it, if any."""
+    """An opener for the service at `base`, through the environment's proxy for it, if any; a request that
+    carries a deadline (as `fetch_text`'s do) is read within it."""
     host = urllib.parse.urlsplit(base).hostname or ""
-    return urllib.request.build_opener(urllib.request.ProxyHandler(_proxies(host, environ)))
+    proxies = urllib.request.ProxyHandler(_proxies(host, environ))
+    return urllib.request.build_opener(proxies, _HTTPHandler(), _HTTPSHandler(), _RedirectHandler())
 
 
 def _http_fault(error: urllib.error.HTTPError, host: str) -> FetchFault:
@@ -99,8 +215,9 @@ def fetch_text(
 ) -> str:
     """The text at `url`. Raises FetchFault for anything but a whole text file within the bounds."""
     host = urllib.parse.urlsplit(url).hostname or url
-    deadline = time.monotonic() + timeout
+    deadline = _Deadline(timeout)
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, "Accept": "text/plain, */*"})
+    request.deadline = deadline  # type: ignore[attr-defined]  # read by `opener`'s handlers
     expected: str | None = None
     try:
         with via.open(request, timeout=timeout) as answer:
@@ -109,9 +226,8 @@ def fetch_text(
             pieces: list[bytes] = []
             size = 0
             while True:
-                if time.monotonic() > deadline:
-                    raise FetchFault("failed", f"timed out after {timeout:g} s")
-                piece = answer.read(CHUNK)
+                deadline.left()  # an opener of another kind: at least between reads
+                piece = answer.read1(CHUNK)  # what has come, not a whole chunk
                 if not piece:
                     break
                 size += len(piece)

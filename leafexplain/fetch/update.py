@@ -15,11 +15,12 @@ import urllib.request
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import suppress
 from pathlib import Path
 from typing import Literal
 
 from leafexplain.fetch.raw import DEFAULT_TIMEOUT, FetchFault, fetch_text, raw_url
-from leafexplain.locate.cached import Window, is_cached, places, save_windows
+from leafexplain.locate.cached import Window, adopt_old_entries, is_cached, places, save_windows
 from leafexplain.locate.files import MAX_LINE_CHARS
 from leafexplain.locate.library import LIBRARY_CONTEXT
 from leafexplain.locate.message import fragment_lines, search_fragment
@@ -139,6 +140,10 @@ def update_sources(
     progress: Progress | None = None,
 ) -> UpdateSummary:
     """Fill the source cache at `root` for `records` from the raw file service at `base`."""
+    # A cache an earlier version named is renamed, not fetched again; in a folder that cannot be changed
+    # its files are fetched again, and the writes say why they fail.
+    with suppress(OSError):
+        adopt_old_entries(root)
     run = _Run(root, base, via, timeout)
     wanted: dict[int, list[SourcePlace]] = {}
     have: dict[int, SourcePlace] = {}  # the place each record's lines are cached at

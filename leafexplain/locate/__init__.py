@@ -19,7 +19,8 @@ __all__ = ["LocalPaths", "find_sources"]
 
 def find_sources(findings: Sequence[Finding], paths: LocalPaths) -> tuple[Located, ...]:
     """For each finding: its user frame's code, and each matched record's installed source; for a record
-    with neither its own `sourceCode` nor an installed source, its lines from the source cache."""
+    with neither its own `sourceCode` nor an installed source, its lines from the source cache, looked up
+    when a view asks for them (the order of issue 17: the record's own, else installed, else cached)."""
     from leafexplain.locate.files import user_snippet
     from leafexplain.locate.library import forget_listings, library_source
 
@@ -27,18 +28,59 @@ def find_sources(findings: Sequence[Finding], paths: LocalPaths) -> tuple[Locate
     found = []
     for finding in findings:
         library = tuple(library_source(c.record, finding.event, paths) for c in finding.matches)
-        cached = tuple(
-            _from_cache(c.record, paths) if s is None else None for c, s in zip(finding.matches, library, strict=True)
+        wanted = tuple(
+            c.record if s is None and not _has_own(c.record) else None
+            for c, s in zip(finding.matches, library, strict=True)
         )
-        found.append(Located(user_snippet(finding.event, paths), library, cached))
+        cached = (
+            _CacheLookups(wanted, paths.sources) if paths.sources is not None and any(wanted) else (None,) * len(wanted)
+        )
+        found.append(Located(user_snippet(finding.event, paths), library, cached))  # type: ignore[arg-type]
     return tuple(found)
 
 
-def _from_cache(record: Record, paths: LocalPaths) -> CachedSnippet | None:
-    """A file read, only for a record with no installed source: its own snippet may be from a commit
-    that is not in the repository's history (the seed's), and then the cached lines from a release take its place."""
-    if paths.sources is None or not os.path.isdir(paths.sources):  # `update` never ran: nothing to import either
+class _CacheLookups(Sequence["CachedSnippet | None"]):
+    """`Located.cached`: each match's lines from the source cache, read when a view asks for that match's.
+
+    The views that show a snippet (`--full`, the JSON document's `source_snippet`) ask for the match they
+    show; the default view shows none and asks for nothing, so it reads no file and imports nothing.
+    """
+
+    __slots__ = ("_found", "_records", "_root")
+
+    def __init__(self, records: tuple[Record | None, ...], root: str) -> None:
+        self._records, self._root = records, root
+        self._found: dict[int, CachedSnippet | None] = {}
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __getitem__(self, index: int) -> CachedSnippet | None:  # type: ignore[override]
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(len(self._records))[index])  # type: ignore[return-value]
+        index = range(len(self._records))[index]  # IndexError as a tuple's
+        if index not in self._found:
+            self._found[index] = _from_cache(self._records[index], self._root)
+        return self._found[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+def _has_own(record: Record) -> bool:
+    return bool(record.sourceCode and record.sourceCode.strip())
+
+
+def _from_cache(record: Record | None, root: str) -> CachedSnippet | None:
+    """A file read, only for a record with no installed source."""
+    if record is None or not os.path.isdir(root):  # `update` never ran: nothing to import either
         return None
     from leafexplain.locate.cached import cached_snippet
 
-    return cached_snippet(record, paths.sources)
+    return cached_snippet(record, root)

@@ -1,8 +1,8 @@
 """The source cache that `leafexplain update` fills: the lines around each record's raising line, by repo, commit
 and path, read back at explain time without going online.
 
-One JSON file per (repo, commit, path) in `$XDG_CACHE_HOME/leafexplain/sources/`, named by a hash of the
-three (so that no record can name a path outside the folder). It holds a window of lines for each
+One JSON file per (repo, commit, path) in `$XDG_CACHE_HOME/leafexplain/sources/`, named by two checksums
+of the three (so that no record can name a path outside the folder). It holds a window of lines for each
 raising line asked for in that file, keyed by the line the record names:
 
     {"format": 1, "repo": "tracel-ai/burn", "commit": "75b78813…", "path": "crates/…/tensor.rs",
@@ -11,14 +11,19 @@ raising line asked for in that file, keyed by the line the record names:
 `line` is where the message was found when the file was fetched (the record's line, or the nearest
 line that has the message). Files are replaced whole, atomically: a reader sees the old entry or
 the new one, and an entry that does not read back as this shape is treated as missing.
+
+Read at explain time only for a snippet a view shows (`locate.find_sources` looks it up when asked), and
+then it is a file read: the name is zlib's CRC-32 and Adler-32 (zlib is loaded already), not a hash
+from hashlib (OpenSSL takes milliseconds to load), and paths are strings, not pathlib's. Entries named
+by the earlier SHA-256 key are renamed by the next `update` (`adopt_old_entries`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import zlib
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 from leafexplain.env import cache_dir
 from leafexplain.locate.files import language_of
@@ -29,6 +34,7 @@ from leafexplain.safeio import read_regular
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 CACHE_FORMAT = 1
@@ -37,9 +43,12 @@ MAX_WINDOWS = 100  # per file: a file with more raising lines than this keeps th
 _COMMIT = lazy_regex(r"[0-9a-f]{7,40}")
 _REPO = lazy_regex(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 _BLOB_COMMIT = lazy_regex(r"/blob/([0-9a-fA-F]{7,40})/")
+_OLD_NAME = lazy_regex(r"[0-9a-f]{32}\.json")  # sha256(repo, commit, path)[:32]: the key before this one
 
 
 def sources_dir(environ: Mapping[str, str]) -> Path:
+    from pathlib import Path  # `update` and tests: explaining reads `LocalPaths.sources`, a string
+
     return Path(cache_dir(environ)) / "sources"
 
 
@@ -79,11 +88,16 @@ def places(record: Record) -> list[SourcePlace]:
     return list(unique)
 
 
-def entry_path(root: str | Path, place: SourcePlace) -> Path:
-    import hashlib  # only when a record has no source of its own: OpenSSL takes a while to load
+def entry_name(repo: str, commit: str, path: str) -> str:
+    """The file name of a place's entry: 64 bits of checksum, not a secret nor a defence (the entry names its
+    place, and is checked against it), but a name no record can steer, and one that two files of the
+    cache share by chance about once in 10^15 pairs."""
+    key = f"{repo}\n{commit}\n{path}".encode()
+    return f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}.json"
 
-    key = hashlib.sha256(f"{place.repo}\n{place.commit}\n{place.path}".encode()).hexdigest()[:32]
-    return Path(root) / f"{key}.json"
+
+def entry_path(root: str | os.PathLike[str], place: SourcePlace) -> str:
+    return os.path.join(root, entry_name(place.repo, place.commit, place.path))
 
 
 def _is_window(window: Any) -> bool:
@@ -96,16 +110,16 @@ def _is_window(window: Any) -> bool:
     )
 
 
-def read_entry(root: str | Path, place: SourcePlace) -> dict[str, Any] | None:
-    """The cache entry of the place's file, or None when there is none (or it is not one of ours)."""
+def _read_entry_file(path: str) -> dict[str, Any] | None:
+    """The entry in the file at `path`, or None when it is not one of ours."""
     try:
         # Checked once open, never followed: a FIFO, device or symlink there is not an entry (nor hangs the run).
-        entry = json.loads(read_regular(entry_path(root, place), MAX_ENTRY_BYTES, follow=False))
+        entry = json.loads(read_regular(path, MAX_ENTRY_BYTES, follow=False))
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(entry, dict) or entry.get("format") != CACHE_FORMAT:
         return None
-    if (entry.get("repo"), entry.get("commit"), entry.get("path")) != (place.repo, place.commit, place.path):
+    if not all(isinstance(entry.get(k), str) for k in ("repo", "commit", "path")):
         return None
     windows = entry.get("windows")
     if not isinstance(windows, list) or not all(_is_window(w) for w in windows):
@@ -113,11 +127,40 @@ def read_entry(root: str | Path, place: SourcePlace) -> dict[str, Any] | None:
     return entry
 
 
+def read_entry(root: str | os.PathLike[str], place: SourcePlace) -> dict[str, Any] | None:
+    """The cache entry of the place's file, or None when there is none (or it is not one of ours)."""
+    entry = _read_entry_file(entry_path(root, place))
+    if entry is None or (entry["repo"], entry["commit"], entry["path"]) != (place.repo, place.commit, place.path):
+        return None
+    return entry
+
+
+def adopt_old_entries(root: str | os.PathLike[str]) -> int:
+    """Rename the entries an earlier `update` named by the SHA-256 key to their names now (each entry names
+    its place); those that are not entries, or whose place has an entry already, are removed. How many
+    were renamed. OSError when the folder cannot be listed or changed."""
+    adopted = 0
+    try:
+        names = [name for name in os.listdir(root) if _OLD_NAME.fullmatch(name)]
+    except FileNotFoundError:
+        return 0
+    for name in names:
+        old = os.path.join(root, name)
+        entry = _read_entry_file(old)
+        new = None if entry is None else os.path.join(root, entry_name(entry["repo"], entry["commit"], entry["path"]))
+        if new is not None and not os.path.lexists(new):
+            os.replace(old, new)
+            adopted += 1
+        elif os.path.isfile(old) or os.path.islink(old):  # a FIFO or a folder someone put there: left alone
+            os.unlink(old)
+    return adopted
+
+
 def _window(entry: dict[str, Any] | None, wanted: int) -> dict[str, Any] | None:
     return next((w for w in entry["windows"] if w["wanted"] == wanted), None) if entry else None
 
 
-def is_cached(root: str | Path, place: SourcePlace) -> bool:
+def is_cached(root: str | os.PathLike[str], place: SourcePlace) -> bool:
     return _window(read_entry(root, place), place.line) is not None
 
 
@@ -125,7 +168,7 @@ def github_line_url(place: SourcePlace, line: int) -> str:
     return f"https://github.com/{place.repo}/blob/{place.commit}/{place.path}#L{line}"
 
 
-def cached_snippet(record: Record, root: str | Path) -> CachedSnippet | None:
+def cached_snippet(record: Record, root: str | os.PathLike[str]) -> CachedSnippet | None:
     """The record's lines from the cache: at its own commit, else at the first `messageVariants` entry cached."""
     if not os.path.isdir(root):  # `update` never ran: no entry to read (nor a name to hash)
         return None
@@ -154,7 +197,7 @@ class Window(NamedTuple):
     lines: tuple[str, ...]
 
 
-def save_windows(root: str | Path, place: SourcePlace, windows: Sequence[Window]) -> None:
+def save_windows(root: str | os.PathLike[str], place: SourcePlace, windows: Sequence[Window]) -> None:
     """Add windows to the entry of the place's file (replacing those for the same lines), atomically."""
     from leafexplain.records.index import write_index  # the one atomic writer: a temporary file, then a rename
 
