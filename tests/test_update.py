@@ -219,18 +219,22 @@ def test_a_missing_commit_is_said_and_the_message_history_is_fetched(
     assert f"At commit {SHA[:10]}" in shown.stdout and f"  > {LINE} |" in shown.stdout
     assert f"https://github.com/acme/widgets/blob/{SHA}/src/lib.rs#L{LINE}" in shown.stdout, "the lines shown, linked"
     where = shown.stdout.split("Where it is raised")[1].split("\n\n")[0]
-    assert GONE not in where, "not the commit that is not there"
+    links = [line for line in where.split("\n") if line.strip().startswith("https://")]
+    assert links and all(GONE not in line for line in links), "no link to the commit that is not there"
     raw.requests.clear()
     again = update(cli, raw, folder)
     assert again.returncode == 0 and raw.requests == [], "resumable: nothing asked again, the missing commit included"
     assert "1 cached before, 0 now" in again.stdout
 
-    # Issue 17's order: the record's own `sourceCode` first, even one read at a commit that is not in the
-    # history (as the seed's); the release's link is beside it.
+    # Like the seed, a record carrying its own snippet from the commit that is not there: the release's lines win.
     own = records_folder(tmp_path, {**record, "sourceCode": "fn gone() {}\n"})
     shown = explain(cli, own)
-    assert "fn gone()" in shown.stdout and "from the source cache" not in shown.stdout
-    assert snippet_of(explain(cli, own, fmt="json"))["origin"] == "record"  # type: ignore[index]
+    assert "fn gone()" not in shown.stdout and f"  > {LINE} |" in shown.stdout
+    assert snippet_of(explain(cli, own, fmt="json"))["origin"] == "cache"  # type: ignore[index]
+    # A record whose own commit is there keeps its own snippet first (the order: own, installed, cached).
+    kept = records_folder(tmp_path, {**widget(), "sourceCode": "fn here() {}\n"})
+    update(cli, raw, kept)
+    assert snippet_of(explain(cli, kept, fmt="json"))["origin"] == "record"  # type: ignore[index]
 
 
 # --- what does not work, one line each ------------------------------------------------------------------------------

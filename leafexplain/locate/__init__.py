@@ -19,8 +19,9 @@ __all__ = ["LocalPaths", "find_sources"]
 
 def find_sources(findings: Sequence[Finding], paths: LocalPaths) -> tuple[Located, ...]:
     """For each finding: its user frame's code, and each matched record's installed source; for a record
-    with neither its own `sourceCode` nor an installed source, its lines from the source cache, looked up
-    when a view asks for them (the order of issue 17: the record's own, else installed, else cached)."""
+    with no installed source, its lines from the source cache, looked up when a view asks for them (the order
+    of issue 17: the record's own, else installed, else cached; cached lines from a release stand in for a
+    record's own from a commit that is not in the repository's history)."""
     from leafexplain.locate.files import user_snippet
     from leafexplain.locate.library import forget_listings, library_source
 
@@ -28,10 +29,9 @@ def find_sources(findings: Sequence[Finding], paths: LocalPaths) -> tuple[Locate
     found = []
     for finding in findings:
         library = tuple(library_source(c.record, finding.event, paths) for c in finding.matches)
-        wanted = tuple(
-            c.record if s is None and not _has_own(c.record) else None
-            for c, s in zip(finding.matches, library, strict=True)
-        )
+        # A record with its own `sourceCode` is looked up too: its snippet may be from a commit that is not in the
+        # repository's history (the seed's), and then the lines cached from a release take its place.
+        wanted = tuple(c.record if s is None else None for c, s in zip(finding.matches, library, strict=True))
         cached = (
             _CacheLookups(wanted, paths.sources) if paths.sources is not None and any(wanted) else (None,) * len(wanted)
         )
@@ -71,10 +71,6 @@ class _CacheLookups(Sequence["CachedSnippet | None"]):
 
     def __repr__(self) -> str:
         return repr(tuple(self))
-
-
-def _has_own(record: Record) -> bool:
-    return bool(record.sourceCode and record.sourceCode.strip())
 
 
 def _from_cache(record: Record | None, root: str) -> CachedSnippet | None:
