@@ -49,6 +49,40 @@ SECRETS: dict[str, tuple[str, str, str]] = {
         "zdWIiOiIxMjM0NTY3ODkwIn0",
         "eyJ…[redacted]",
     ),
+    "private-key": (
+        "-----BEGIN "
+        + "RSA PRIVATE KEY-----\\n"
+        + "MIIEpAIBAAKCAQEA"
+        + "q8Zt3Lw0" * 6
+        + "\\n-----END RSA PRIVATE KEY-----",
+        "q8Zt3Lw0" * 6,
+        "PRIVATE KEY-----…[redacted]",
+    ),
+    "slack-webhook": (
+        "https://hooks.slack.com/services/" + "T0ABCDEF1/B0ABCDEF2/" + "x7Yq2Lm9Pz4Kd8Rt" * 2,
+        "x7Yq2Lm9Pz4Kd8Rt" * 2,
+        "hooks.slack.com/services/…[redacted]",
+    ),
+    "discord-webhook": (
+        "https://discord.com/api/webhooks/" + "123456789012345678/" + "Zx8Kq2Lm9Pz4Kd8RtVb3" * 3,
+        "Zx8Kq2Lm9Pz4Kd8RtVb3" * 3,
+        "/api/webhooks/…[redacted]",
+    ),
+    "gitlab-token": ("glpat-" + "Xy7Kq2Lm9Pz4Kd8RtVb3", "Xy7Kq2Lm9Pz4Kd8RtVb3", "glpat-…[redacted]"),
+    "google-api-key": ("AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q", "SyA1b2C3d4E5f6G7h8I9j0K1l2", "AIza…[redacted]"),
+    "stripe-key": ("sk_" + "live_" + "4eC39HqLyjWDarjtT1zdp7dc", "4eC39HqLyjWDarjtT1zdp7dc", "sk_live_…[redacted]"),
+    "npm-token": ("npm_" + "Ab1Cd2Ef3Gh4" * 3, "Ab1Cd2Ef3Gh4" * 3, "npm_…[redacted]"),
+    "pypi-token": ("pypi-" + "AgEIcHlwaS5vcmc" + "Qx7Lm2Kd9Pz4" * 5, "Qx7Lm2Kd9Pz4" * 5, "pypi-…[redacted]"),
+    "sendgrid-key": (
+        "SG." + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7O." + "Pq8Rs9Tu0Vw1Xy2Za3Bc4" + "De5Fg6Hi7Jk8Lm9No0Pq1Rs",
+        "De5Fg6Hi7Jk8Lm9No0Pq1Rs",
+        "SG.…[redacted]",
+    ),
+    "shopify-token": ("shpat_" + "0f1e2d3c4b5a" * 2 + "69788796", "0f1e2d3c4b5a" * 2, "shpat_…[redacted]"),
+    "databricks-token": ("dapi" + "a1b2c3d4e5f6" * 2 + "0718293a", "a1b2c3d4e5f6" * 2, "dapi…[redacted]"),
+    "twilio-key": ("SK" + "9f8e7d6c5b4a" * 2 + "31425364", "9f8e7d6c5b4a" * 2, "SK…[redacted]"),
+    "bearer-token": ("Bearer " + "mF9B5f41JqMzQ8xW2" * 2, "mF9B5f41JqMzQ8xW2" * 2, "Bearer …[redacted]"),
+    "credential-field": ("password=" + "Qm9zY2gx7Kd2Lp0a", "Qm9zY2gx7Kd2Lp0a", "password=…[redacted]"),
 }
 OUTPUTS = {
     "rich": ["--format", "rich", "--color", "never"],
@@ -68,7 +102,7 @@ def traceback_with(secret: str) -> str:
         Traceback (most recent call last):
           File "/srv/app/fetch.py", line 12, in <module>
             download("{secret}")
-          File "/srv/app/lib/{secret.split("/")[-1] or "x"}/client.py", line 40, in download
+          File "/srv/app/lib/{secret}/client.py", line 40, in download
             raise ConnectionError(f"cannot reach {{url}}")
         ConnectionError: cannot reach {secret} (after 3 tries)
         """
