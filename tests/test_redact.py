@@ -230,6 +230,56 @@ def test_diagnostics_of_our_own_are_redacted() -> None:
     assert "ghp_…[redacted]" in env.stderr.getvalue()
 
 
+TOKEN = SECRETS["github-token"][0]
+HIDDEN = SECRETS["github-token"][1]
+
+
+@pytest.mark.parametrize(
+    ("args", "environ"),
+    [
+        (["--file", f"/nonexistent/{TOKEN}/log.txt"], {}),  # cannot read …
+        (["--records", f"/nonexistent/{TOKEN}", "ValueError: x"], {}),  # skipped record: …
+        (["ValueError: x"], {"LEAFEXPLAIN_RECORDS": f"/nonexistent/{TOKEN}"}),
+        (["--root", f"/nonexistent/{TOKEN}", "ValueError: x"], {}),  # --root …: not a folder
+        (["run", "--", f"./{TOKEN}"], {}),  # … command not found
+        (["search", TOKEN], {}),  # no record is relevant to …
+        (["show", TOKEN], {}),  # no record with id or slug …, and the search command to copy
+        (["--format", "json", "--file", f"/nonexistent/{TOKEN}/log.txt"], {}),
+    ],
+    ids=["file", "records", "records-variable", "root", "run", "search", "show", "json-file"],
+)
+def test_every_diagnostic_on_stderr_is_redacted(args: list[str], environ: dict[str, str], cli) -> None:
+    """The paths, commands and queries leafexplain repeats on stderr pass through the same redaction
+    (render.warn), whatever the message."""
+    result = cli(*args, extra_env=environ)
+    assert result.stderr.strip(), "a diagnostic was written"
+    assert HIDDEN not in result.stderr and HIDDEN not in result.stdout
+    assert "ghp_…[redacted]" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--no-redact", "--file", f"/nonexistent/{TOKEN}/log.txt"], ["run", "--no-redact", "--", f"./{TOKEN}"]],
+    ids=["explain", "run"],
+)
+def test_no_redact_shows_the_diagnostics_as_they_came(args: list[str], cli) -> None:
+    assert HIDDEN in cli(*args).stderr
+
+
+def test_a_warning_is_redacted_unless_the_environment_says_not() -> None:
+    import io
+
+    from leafexplain.env import Environment
+    from leafexplain.render import warn
+
+    env = Environment(stderr=io.StringIO())
+    warn(env, f"cannot read /tmp/{TOKEN}/x: no such file")
+    warn(env.replace(redact=False), f"cannot read /tmp/{TOKEN}/x: no such file")
+    first, second = env.stderr.getvalue().splitlines()
+    assert first == "leafexplain: cannot read /tmp/ghp_…[redacted]/x: no such file"
+    assert HIDDEN in second
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -240,6 +290,42 @@ def test_diagnostics_of_our_own_are_redacted() -> None:
         "http://localhost:8080/health?ready=1",
         "KeyError: 'AKIA'",
         "thread 'main' panicked at src/main.rs:1:5:\nghp_ is a prefix",
+        # Not a credential's name, or not a secret's value (issue 15's audit, B3).
+        "invalid url http://localhost:8080/api?key=value&page=2",
+        "GET https://api.example.com/items?sort_key=name&primary_key=id failed",
+        "failed to fetch https://pypi.org/simple/torch/?pass=1",
+        "AssertionError: assert flags&key==1",
+        "cannot open /opt/models/sk-Model2024_Final_v3_ABCdef/weights.bin",
+        "https://example.com/path?next=/login?token_type=bearer",
+        "pass=ok&secret_santa=false",
+        "KeyError: 'api_key'",
+        "token 'class' unexpected at line 3",
+        'password authentication failed for user "app"',
+        "TypeError: f() got an unexpected keyword argument 'token'",
+        "max_tokens=4096 exceeds the limit",
+        "token_count: 51200 > 32768",
+        "password = os.environ['DB_PASSWORD']",
+        'token: "${{ secrets.GITHUB_TOKEN }}"',
+        "auth=oauth failed",
+        "Bearer authentication required",
+        "expected a Bearer token in the header",
+        "author=JohnSmith1984",
+        "-----BEGIN PRIVATE KEY----- is missing from the file",
+        # Hashes, ids, shapes, addresses, paths.
+        "commit 3bcdbdd4f2a1c9e0b7d6a5f4e3d2c1b0a9f8e7d6 not found",
+        "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 mismatch",
+        "run 123e4567-e89b-12d3-a456-426614174000 failed",
+        "mat1 and mat2 shapes cannot be multiplied (64x512 and 256x10)",
+        "error at 0x7ffd5e8c9a40 in ghost_process",
+        "mongodb://localhost:27017/db: timeout",
+        "http://localhost:8080/@scope/pkg not found",
+        "ssh://git@github.com:22/org/repo.git: connection refused",
+        "file:///C:/Users/x/a.py:3: warning",
+        "http://[::1]:8000/ refused by admin@example.com",
+        "C:\\Users\\bob\\ghp_tools\\main.py not found",
+        "DISK_FULL: SK01 TASKS",
+        "npm_config_cache is not set",
+        "module 'xoxo-lib' has no attribute 'run'",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:
