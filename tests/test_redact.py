@@ -381,3 +381,136 @@ def test_any_mix_of_secrets_and_noise_hides_every_secret_and_redacts_stably(part
         if part in SECRETS:
             assert SECRETS[part][1] not in once, (part, once)
     assert sum(n for _, n in redactor.counts()) <= sum(p in SECRETS for p in parts) + text.count("://")
+
+
+# Every shape issue 15's audit tried (B1), beyond the one example a kind has above: (id, text, the parts that
+# must never be shown, the kind counted).
+R40 = "Qz7Kp2Lm9Wx4Rt8Yu3Vb" * 2
+HEX32 = "d1bff7cf" * 4
+SHAPES: list[tuple[str, str, tuple[str, ...], str]] = [
+    ("sk-lower-hex", "sk-" + HEX32, (HEX32,), "sk-api-key"),
+    ("sk-ant", "sk-ant-api03-" + R40 + "-AbCdEfAA", (R40,), "sk-api-key"),
+    ("xapp", "xapp-1-A" + "BCDEFG1234" + "-1234567890123-" + HEX32 * 2, (HEX32,), "slack-token"),
+    ("xoxe", "xoxe.xoxp-1-" + R40, (R40,), "slack-token"),
+    ("header-escaped-json", '{\\"Authorization\\": \\"Bearer ' + R40 + '\\"}', (R40,), "authorization-header"),
+    ("proxy-authorization", "Proxy-Authorization: Basic " + R40, (R40,), "authorization-header"),
+    ("bearer-lower", "sent bearer " + R40, (R40,), "bearer-token"),
+    (
+        "url-password-at",
+        "https://bot:Qz7Kp2Lm@Wx4Rt8Yu@registry.example.com/",
+        ("Qz7Kp2Lm", "Wx4Rt8Yu"),
+        "url-credentials",
+    ),
+    (
+        "url-password-slash",
+        "https://bot:Qz7Kp2Lm/Wx4Rt8Yu@registry.example.com/",
+        ("Qz7Kp2Lm", "Wx4Rt8Yu"),
+        "url-credentials",
+    ),
+    (
+        "url-password-hash",
+        "https://bot:Qz7Kp2Lm#Wx4Rt8Yu@registry.example.com/",
+        ("Qz7Kp2Lm", "Wx4Rt8Yu"),
+        "url-credentials",
+    ),
+    ("url-password-space", "redis://:Qz7Kp2Lm Wx4Rt8Yu@cache:6379", ("Qz7Kp2Lm", "Wx4Rt8Yu"), "url-credentials"),
+    ("url-quoted", "'https://bot:" + R40 + "@registry.example.com/'", (R40,), "url-credentials"),
+    ("url-token-as-user", "https://ghp_" + R40 + "@github.com/o/r.git", (R40,), "github-token"),
+    (
+        "url-amz-signature",
+        "https://s3.amazonaws.com/b/k?X-Amz-Signature=" + HEX32 * 2,
+        (HEX32,),
+        "url-secret-parameter",
+    ),
+    (
+        "url-sas-sig",
+        "https://acct.blob.core.windows.net/c/b?sv=2022&sig=" + R40 + "%3D",
+        (R40,),
+        "url-secret-parameter",
+    ),
+    ("url-api-key", "https://maps.example.com/q?api_key=" + R40 + "&z=1", (R40,), "url-secret-parameter"),
+    ("aws-secret-kv", "aws_secret_access_key=" + R40[:30] + "/" + R40[:9], (R40[:30],), "credential-field"),
+    ("aws-secret-env", "AWS_SECRET_ACCESS_KEY=" + R40, (R40,), "credential-field"),
+    ("aws-secret-code", 'aws_secret_access_key = "' + R40 + '"', (R40,), "credential-field"),
+    ("x-api-key", "X-Api-Key: " + R40, (R40,), "credential-field"),
+    ("x-api-key-in-a-string", 'TOKEN = "X-Api-Key: ' + R40 + '"', (R40,), "credential-field"),
+    ("cookie", "Cookie: sessionid=" + R40, (R40,), "credential-field"),
+    (
+        "azure",
+        "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + R40 + "==;EndpointSuffix=x",
+        (R40,),
+        "credential-field",
+    ),
+    ("dsn", "host=db user=app password=" + R40[:20] + " dbname=prod", (R40[:20],), "credential-field"),
+    ("json-password", '{"password": "' + R40[:20] + '"}', (R40[:20],), "credential-field"),
+    ("escaped-json-password", '{\\"password\\": \\"' + R40[:20] + '\\"}', (R40[:20],), "credential-field"),
+    (
+        "docker-auth",
+        '{"auths":{"ghcr.io":{"auth":"' + "Ym90OlF6N0twMkxtOVd4NFJ0OFl1M1Zi" + '"}}}',
+        ("Ym90OlF6N0twMkxt",),
+        "credential-field",
+    ),
+    ("yaml-client-secret", "client_secret: " + R40, (R40,), "credential-field"),
+    ("discordapp", "https://discordapp.com/api/webhooks/123456789012345678/" + R40, (R40,), "discord-webhook"),
+    ("stripe-restricted", "rk_" + "live_" + R40[:24], (R40[:24],), "stripe-key"),
+    ("stripe-test", "sk_" + "test_" + R40[:24], (R40[:24],), "stripe-key"),
+    (
+        "private-key-lines",
+        "-----BEGIN "
+        + "OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA"
+        + R40
+        + "\n"
+        + R40
+        + "\n-----END OPENSSH PRIVATE KEY-----",
+        (R40,),
+        "private-key",
+    ),
+    ("gitlab-deploy", "gldt-" + R40[:20], (R40[:20],), "gitlab-token"),
+]
+
+
+@pytest.mark.parametrize(("text", "hidden", "kind"), [s[1:] for s in SHAPES], ids=[s[0] for s in SHAPES])
+def test_each_shape_of_each_kind_is_redacted(text: str, hidden: tuple[str, ...], kind: str) -> None:
+    redactor = Redactor()
+    out = redactor(f"before {text} after")
+    for part in hidden:
+        assert part not in out, out
+    assert MARK in out and out.startswith("before ") and out.endswith(" after")
+    assert redactor.counts() == ((kind, 1),)
+    assert redact(out) == out
+
+
+ONE_LINE = sorted(kind for kind, (text, _, _) in SECRETS.items() if " " not in text)
+
+
+@pytest.mark.parametrize("kind", sorted(SECRETS))
+def test_each_kind_in_the_users_code_read_from_disk_is_redacted(kind: str, cli, tmp_path: Path) -> None:
+    """The secret on the user's line and the lines either side, read from the file: never shown."""
+    text, hidden, _ = SECRETS[kind]
+    literal = text.replace("\\", "\\\\").replace('"', '\\"')
+    code = tmp_path / "app.py"
+    code.write_text(f'import os\nTOKEN = "{literal}"\nconnect("{literal}")\nOTHER = "{literal}"\nprint(1)\n')
+    pasted = f'Traceback (most recent call last):\n  File "{code}", line 3, in <module>\n    connect("{literal}")\n'
+    pasted += "KeyError: 'x'\n"
+    for output in ("plain", "markdown", "json", "rich-color"):
+        result = cli(*OUTPUTS[output], input=pasted, cwd=tmp_path)
+        assert result.returncode in (0, 1), result.stderr
+        assert hidden not in result.stdout and hidden not in result.stderr, output
+    document = json.loads(cli("--format", "json", input=pasted, cwd=tmp_path).stdout)
+    snippet = document["events"][0]["user_snippet"]
+    assert snippet is not None and sum(MARK in line for line in snippet["lines"]) == 3
+
+
+@pytest.mark.parametrize("kind", ONE_LINE)
+@pytest.mark.parametrize("output", ["plain", "json", "github", "sarif"])
+def test_each_kind_in_a_url_is_redacted(kind: str, output: str, cli) -> None:
+    text, hidden, _ = SECRETS[kind]
+    pasted = (
+        'Traceback (most recent call last):\n  File "/srv/app/get.py", line 3, in <module>\n    get()\n'
+        "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='registry.example.com', port=443): "
+        f"Max retries exceeded with url: /simple/{text}/ (https://bot:{text}@registry.example.com/x?t=1)\n"
+    )
+    result = cli(*OUTPUTS[output], "--no-source", input=pasted)
+    assert result.returncode in (0, 1), result.stderr
+    assert result.stdout.strip()
+    assert hidden not in result.stdout and hidden not in result.stderr
