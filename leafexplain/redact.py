@@ -99,11 +99,15 @@ _PARAMETER_VALUE = _FRESH + r"(?P<secret>[^&#\s\"'<>…]{1,512})"
 _NAME_END = r"(?![a-z0-9])\\?[\"']?[ \t]{0,4}[:=][ \t]{0,4}\\?[\"']?"
 # The value, read once: a lookahead takes all of it, and no shorter part is tried (an atomic group, which
 # Python 3.10 has not). It holds no `:` or `=` (base64 padding at its end aside): a name's separator never
-# lies inside a value, so a value is never read again from a name inside it, and a value followed by `:` or
-# `=` was a name (`TOKEN = "X-Api-Key: …"`): the credential is what follows.
+# lies inside a value, so a value is never read again from a name inside it; a value followed by `=`, or by
+# `:` and a space or quote, was a name (`TOKEN = "X-Api-Key: …"`): the credential is what follows. One followed
+# by `:` and more is a value (`…/KEY=…/src/main.rs:3:5`).
 _VALUE_END = r"(?=[\s\"'`\\,;&<>()\[\]{}…]|$)"
 _FIELD_VALUE = (
-    _FRESH + r"(?=(?P<secret>[^\s\"'`\\,;&<>=:()\[\]{}…]{1,1024}))(?P=secret)(?:={1,2}" + _VALUE_END + r")?(?![:=])"
+    _FRESH
+    + r"(?=(?P<secret>[^\s\"'`\\,;&<>=:()\[\]{}…]{1,1024}))(?P=secret)(?:={1,2}"
+    + _VALUE_END
+    + r")?(?!=|:(?:[\s\"'\\]|$))"
 )
 _KEY_NAMES = "|".join(
     f"(?<={word}{joint}key)"
@@ -134,7 +138,7 @@ _WORD = "[A-Za-z0-9_-]"
 KINDS: tuple[Kind, ...] = (
     Kind(
         "private-key",
-        ("PRIVATE KEY-----",),
+        ("PRIVATE KEY",),
         r"(?P<keep>-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)(?P<secret>(?:[^-]|-(?!----)){1,16384})",
         check=_key_block,
     ),

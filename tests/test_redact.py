@@ -431,6 +431,12 @@ SHAPES: list[tuple[str, str, tuple[str, ...], str]] = [
     ("url-api-key", "https://maps.example.com/q?api_key=" + R40 + "&z=1", (R40,), "url-secret-parameter"),
     ("aws-secret-kv", "aws_secret_access_key=" + R40[:30] + "/" + R40[:9], (R40[:30],), "credential-field"),
     ("aws-secret-env", "AWS_SECRET_ACCESS_KEY=" + R40, (R40,), "credential-field"),
+    (
+        "aws-secret-in-a-rust-path",
+        "at /ci/AWS_SECRET_ACCESS_KEY=" + R40 + "/src/main.rs:3:5:",
+        (R40,),
+        "credential-field",
+    ),
     ("aws-secret-code", 'aws_secret_access_key = "' + R40 + '"', (R40,), "credential-field"),
     ("x-api-key", "X-Api-Key: " + R40, (R40,), "credential-field"),
     ("x-api-key-in-a-string", 'TOKEN = "X-Api-Key: ' + R40 + '"', (R40,), "credential-field"),
@@ -466,6 +472,15 @@ SHAPES: list[tuple[str, str, tuple[str, ...], str]] = [
         "private-key",
     ),
     ("gitlab-deploy", "gldt-" + R40[:20], (R40[:20],), "gitlab-token"),
+    (
+        "pgp-private-key-block",
+        "-----BEGIN "
+        + "PGP PRIVATE KEY BLOCK-----\\n\\nlQOYBF"
+        + R40
+        + "\\n=Ab1c\\n-----END PGP PRIVATE KEY BLOCK-----",
+        (R40,),
+        "private-key",
+    ),
 ]
 
 
