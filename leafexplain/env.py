@@ -59,6 +59,7 @@ class Environment:
     __slots__ = (
         "environ",
         "is_process",
+        "redact",
         "stderr",
         "stderr_isatty",
         "stdin",
@@ -80,6 +81,7 @@ class Environment:
         width: int = DEFAULT_PIPE_WIDTH,
         environ: Mapping[str, str] | None = None,
         is_process: bool = False,
+        redact: bool = True,
     ) -> None:
         # A stream not given is one in memory (tests, `render.to_text`); the process's come from `from_process`.
         # stdin None: closed before the start (`<&-`), nothing to read.
@@ -93,6 +95,8 @@ class Environment:
         self.environ: Mapping[str, str] = environ if environ is not None else {}
         # The real process: signal handlers may be set and file descriptors redirected.
         self.is_process = is_process
+        # Secrets in the lines written on stderr are redacted (render.warn); False: --no-redact.
+        self.redact = redact
 
     @classmethod
     def from_process(cls) -> Environment:

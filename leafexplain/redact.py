@@ -6,10 +6,16 @@ alone costs ~165 ms (it loads requests and multiprocessing), three times a whole
 
 Each kind names literals found with every secret of its kind: a text without them costs a
 substring search, and the kind's regex is compiled only when one is there. Each regex
-starts where a lookbehind or a literal pins it, with no nested repetition, so a hostile line is
-still read in linear time. Kinds that read a context (a URL's password, a header) run before the
-token shapes, so that a token inside a URL is replaced once and counted once; a marker never
-matches again, so redacting twice changes nothing.
+starts where a lookbehind or a literal pins it, and every repetition in it is bounded or cannot
+overlap the one before it, so a hostile line is still read in linear time. Kinds that read a
+context (a key block, a URL's password, a header) run before the token shapes, so that a token
+inside a URL is replaced once and counted once; a credential's name (`password=`, `"auth":`) and
+a bare `Bearer` run last, so that a token shape there keeps its kind. A marker never matches
+again, so redacting twice changes nothing.
+
+Where a shape alone could be ordinary text (a word after `Bearer`, a value after `token=`), a check
+of the secret's own characters decides: random tokens mix letter cases or letters and digits,
+names and words do not.
 """
 
 from __future__ import annotations
@@ -29,14 +35,43 @@ def _mixed_case(secret: str) -> bool:
     return any(c.isupper() for c in secret) and any(c.islower() for c in secret)
 
 
+def _classes(secret: str) -> int:
+    """How many of lower case, upper case and digits the text holds."""
+    return any(c.islower() for c in secret) + any(c.isupper() for c in secret) + any(c.isdigit() for c in secret)
+
+
 def _random_looking(secret: str) -> bool:
-    """`sk-` keys mix case and digits; a path such as `sk-learn-experiments-2024` does not."""
-    return _mixed_case(secret) and any(c.isdigit() for c in secret)
+    """A token body: letters with digits, or both cases (`Ab3…`, lower-case hex); not a word or a number."""
+    return _classes(secret) >= 2
+
+
+def _sk_key(secret: str) -> bool:
+    """`sk-` keys are long (32 and more) and random: both cases and digits, or lower-case hex; a folder such
+    as `sk-learn-experiments-2024` or `sk-Model2024_Final_v3` is neither."""
+    if len(secret) < 32:
+        return False
+    return (_mixed_case(secret) and any(c.isdigit() for c in secret)) or (
+        _classes(secret) == 2 and all(c in "0123456789abcdef" for c in secret)
+    )
 
 
 def _not_a_word(secret: str) -> bool:
     """A header's credential, not an English word after `Authorization:` (`Authorization: failed`)."""
     return not (secret.isalpha() and (secret.islower() or secret.isupper() or secret.istitle()))
+
+
+_NOT_A_VALUE = ("$", "%", "{", "<", "/", ".", "*", "(")  # a variable, a template, a path, a mask
+
+
+def _secret_value(secret: str) -> bool:
+    """The value of a credential's name: 8 or more characters mixing letters and digits or both cases, not a
+    variable (`$TOKEN`, `${{ secrets.X }}`), a path or a URL; `token_type=bearer`, `password=1` are not."""
+    return len(secret) >= 8 and _random_looking(secret) and not secret.startswith(_NOT_A_VALUE) and "://" not in secret
+
+
+def _key_block(secret: str) -> bool:
+    """A private key's body: base64 lines (16 such characters in a row at least), not a sentence quoting its header."""
+    return re.search("[A-Za-z0-9+/=]{16}", secret) is not None
 
 
 class Kind(NamedTuple):
@@ -46,16 +81,51 @@ class Kind(NamedTuple):
     triggers: tuple[str, ...]  # the text around a secret of this kind holds one of these
     pattern: str
     check: Callable[[str], bool] | None = None  # a further test of the secret's text
+    folded: bool = False  # triggers and pattern in lower case, looked for in the text in lower case
 
 
 _SCHEME = "(?i:bearer|token|basic|digest|bot)"  # an Authorization header's scheme, kept before the marker
 # A URL parameter that holds a secret: its name is one of these words, alone or after a prefix and a separator
-# (`access_token`, `X-Amz-Signature`, `client_secret`, `api-key`).
+# (`access_token`, `X-Amz-Signature`, `client_secret`, `api-key`). Not `key` or `pass` alone: `?sort_key=`, `?pass=1`.
 _PARAMETER = (
-    r"(?i:(?:[a-z0-9_.-]{1,24}[_.-])?(?:token|secret|signature|password|passwd|credential|api[_-]?key|apikey"
-    r"|pwd|pass|sig|key))="
+    r"(?i:(?:[a-z0-9_.-]{1,24}[_.-])?(?:token|secret|signature|password|passwd|pwd|credential|auth|sig"
+    r"|(?:api|access|secret|private|client)[_-]?key|apikey))="
 )
-_PARAMETER_VALUE = _FRESH + r"(?P<secret>[^&#\s\"'<>]{1,512})"
+_PARAMETER_VALUE = _FRESH + r"(?P<secret>[^&#\s\"'<>…]{1,512})"
+
+# A credential's name, then `=` or `:` (`password=…`, `X-Api-Key: …`, `"auth": "…"`, `\"token\": \"…\"`,
+# `AWS_SECRET_ACCESS_KEY = "…"`), then its value. These patterns are lower case: they run on the text in
+# lower case (same length, same places), where each starts with its literal and the engine jumps between them.
+_NAME_END = r"(?![a-z0-9])\\?[\"']?[ \t]{0,4}[:=][ \t]{0,4}\\?[\"']?"
+# The value, read once: a lookahead takes all of it, and no shorter part is tried (an atomic group, which
+# Python 3.10 has not). It holds no `:` or `=` (base64 padding at its end aside): a name's separator never
+# lies inside a value, so a value is never read again from a name inside it; a value followed by `=`, or by
+# `:` and a space or quote, was a name (`TOKEN = "X-Api-Key: …"`): the credential is what follows. One followed
+# by `:` and more is a value (`…/KEY=…/src/main.rs:3:5`).
+_VALUE_END = r"(?=[\s\"'`\\,;&<>()\[\]{}…]|$)"
+_FIELD_VALUE = (
+    _FRESH
+    + r"(?=(?P<secret>[^\s\"'`\\,;&<>=:()\[\]{}…]{1,1024}))(?P=secret)(?:={1,2}"
+    + _VALUE_END
+    + r")?(?!=|:(?:[\s\"'\\]|$))"
+)
+_KEY_NAMES = "|".join(
+    f"(?<={word}{joint}key)"
+    for word in ("api", "access", "secret", "private", "account", "signing", "encryption", "master", "client")
+    for joint in ("", "_", "-")
+)
+
+
+def _field(name: str) -> str:
+    return "(?P<keep>" + name + _NAME_END + ")" + _FIELD_VALUE
+
+
+# A URL's password: up to the last `@` before the path, else with `/`, `#` in it, else with spaces in it;
+# not a port (`http://localhost:8080/a@b`).
+_PASSWORD = (
+    r"(?!\d{1,5}(?:[/?#\s\"'<>]|$))(?P<secret>[^\s/?#\"'<>]{1,256}(?=@)|[^\s\"'<>]{1,256}(?=@)"
+    r"|[^\s\"'<>]{1,64}(?: [^\s\"'<>]{1,64}){1,3}(?=@[A-Za-z0-9\[]))"
+)
 
 
 def _token(prefix: str, before: str, body: str) -> str:
@@ -64,26 +134,44 @@ def _token(prefix: str, before: str, body: str) -> str:
     return f"(?P<keep>{prefix})(?<!{before}{prefix})(?P<secret>{body})"
 
 
+_WORD = "[A-Za-z0-9_-]"
 KINDS: tuple[Kind, ...] = (
+    Kind(
+        "private-key",
+        ("PRIVATE KEY",),
+        r"(?P<keep>-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)(?P<secret>(?:[^-]|-(?!----)){1,16384})",
+        check=_key_block,
+    ),
     Kind(
         "url-credentials",
         ("://",),
-        r"(?P<keep>://(?<=[A-Za-z]://)[^\s:/?#@\"'<>]{0,256}:)" + _FRESH + r"(?P<secret>[^\s/?#@\"'<>]{1,256})(?=@)",
+        r"(?P<keep>://(?<=[A-Za-z]://)[^\s:/?#@\[\]\"'<>]{0,256}:)" + _FRESH + _PASSWORD,
     ),
     # One literal each, `?` and `&`: a class `[?&]` would make the engine try every position of the text.
-    Kind("url-secret-parameter", ("?",), r"(?P<keep>\?" + _PARAMETER + ")" + _PARAMETER_VALUE),
-    Kind("url-secret-parameter", ("&",), r"(?P<keep>&" + _PARAMETER + ")" + _PARAMETER_VALUE),
+    Kind("url-secret-parameter", ("?",), r"(?P<keep>\?" + _PARAMETER + ")" + _PARAMETER_VALUE, _secret_value),
+    Kind("url-secret-parameter", ("&",), r"(?P<keep>&" + _PARAMETER + ")" + _PARAMETER_VALUE, _secret_value),
     Kind(
         "authorization-header",
         ("uthorization", "UTHORIZATION"),
-        r"(?P<keep>\b(?i:authorization)[\"']?[ \t]{0,4}[:=][ \t]{0,4}[\"']?(?:"  # on one line
+        r"(?P<keep>\b(?i:authorization)\\?[\"']?[ \t]{0,4}[:=][ \t]{0,4}\\?[\"']?(?:"  # on one line
         + _SCHEME
         + r"[ \t]{1,4})?)"
         + _FRESH
         + r"(?!"
         + _SCHEME
-        + r"\s)(?P<secret>[^\s\"',;]{4,})",
+        + r"\s)(?P<secret>[^\s\"'\\,;]{4,})",
         check=_not_a_word,
+    ),
+    Kind(
+        "slack-webhook",
+        ("hooks.slack.com/",),
+        r"(?P<keep>hooks\.slack\.com/(?:services|workflows|triggers)/)(?P<secret>[A-Za-z0-9/_-]{8,512})",
+    ),
+    Kind(
+        "discord-webhook",
+        ("/api/webhooks/",),
+        r"(?P<keep>(?<=discord\.com)/api/webhooks/|(?<=discordapp\.com)/api/webhooks/)"
+        r"(?P<secret>[0-9]{5,24}/[A-Za-z0-9_-]{20,256})",
     ),
     Kind("github-pat", ("github_pat_",), _token("github_pat_", "[A-Za-z0-9_]", "[A-Za-z0-9_]{22,}")),
     Kind(
@@ -91,18 +179,64 @@ KINDS: tuple[Kind, ...] = (
         ("gh",),  # one search for the five prefixes: the regex then finds them as fast
         _token("gh[pousr]_", "[A-Za-z0-9_]", "[A-Za-z0-9]{30,}"),
     ),
+    Kind(
+        "gitlab-token",
+        ("gl",),
+        f"(?P<keep>gl(?<!{_WORD}gl)(?:pat|dt|rt|ptt|cbt|oas|ft)-)(?P<secret>[A-Za-z0-9_-]{{20,}})",
+        _random_looking,
+    ),
     Kind("aws-access-key", ("AKIA", "ASIA"), _token("A[KS]IA", "[A-Za-z0-9]", "[A-Z0-9]{16}") + "(?![A-Za-z0-9])"),
+    Kind("google-api-key", ("AIza",), _token("AIza", "[A-Za-z0-9_-]", "[A-Za-z0-9_-]{35}") + "(?![A-Za-z0-9_-])"),
     Kind("huggingface-token", ("hf_",), _token("hf_", "[A-Za-z0-9_]", "[A-Za-z0-9]{30,}"), check=_mixed_case),
-    Kind("sk-api-key", ("sk-",), _token("sk-", "[A-Za-z0-9_-]", "[A-Za-z0-9_-]{20,}"), check=_random_looking),
-    Kind("slack-token", ("xox",), _token("xox[abposr]-", "[A-Za-z0-9]", "[A-Za-z0-9-]{10,}")),
+    Kind("sk-api-key", ("sk-",), _token("sk-", _WORD, "[A-Za-z0-9_-]{20,}"), check=_sk_key),
+    Kind(
+        "stripe-key",
+        ("_live_", "_test_"),
+        _token("(?:sk|rk)_(?:live|test)_", "[A-Za-z0-9_]", "[A-Za-z0-9]{16,}"),
+        _random_looking,
+    ),
+    Kind("slack-token", ("xox", "xapp-"), _token("x(?:ox[abposre]|app)-", "[A-Za-z0-9]", "[A-Za-z0-9-]{10,}")),
+    Kind(
+        "npm-token", ("npm_",), _token("npm_", "[A-Za-z0-9_]", "[A-Za-z0-9]{36}") + "(?![A-Za-z0-9_])", _random_looking
+    ),
+    Kind("pypi-token", ("pypi-AgE",), _token("pypi-", "[A-Za-z0-9_-]", "AgE[A-Za-z0-9_-]{50,}")),
+    Kind("sendgrid-key", ("SG.",), _token(r"SG\.", "[A-Za-z0-9_.-]", r"[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}")),
+    Kind("shopify-token", ("shp",), _token("shp(?:at|ca|pa|ss)_", "[A-Za-z0-9_]", "[a-fA-F0-9]{32}")),
+    Kind(
+        "databricks-token",
+        ("dapi",),
+        _token("dapi", "[A-Za-z0-9_]", "[a-f0-9]{32}(?:-[0-9])?") + "(?![A-Za-z0-9])",
+        _random_looking,
+    ),
+    Kind("twilio-key", ("SK",), _token("SK", "[A-Za-z0-9_]", "[a-f0-9]{32}") + "(?![A-Za-z0-9])", _random_looking),
     Kind("jwt", ("eyJ",), _token("eyJ", "[A-Za-z0-9_-]", r"[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*")),
+    Kind(
+        "bearer-token",
+        ("bearer",),
+        r"(?P<keep>bearer(?<![a-z0-9_]bearer)[ \t]{1,4})" + _FRESH + r"(?P<secret>[a-z0-9._~+/-]{12,1024}={0,2})",
+        check=_random_looking,
+        folded=True,
+    ),
+    *(
+        Kind("credential-field", (literal,), _field(name), check=_secret_value, folded=True)
+        for literal, name in (
+            ("token", "token"),
+            ("secret", "secret"),
+            ("pass", "pass(?:word|wd|phrase)"),
+            ("pwd", "pwd"),
+            ("credential", "credentials?"),
+            ("auth", "auth"),
+            ("key", "key(?:" + _KEY_NAMES + ")"),  # `api_key`, `AccountKey`, not `sort_key`
+            ("session", "session(?:[_-]?id)?"),
+        )
+    ),
 )
 KIND_NAMES = tuple(dict.fromkeys(kind.name for kind in KINDS))
 
 
 @cache
-def _compiled(index: int) -> re.Pattern[str]:
-    return re.compile(KINDS[index].pattern)
+def _compiled(index: int, flags: int = 0) -> re.Pattern[str]:
+    return re.compile(KINDS[index].pattern, flags)
 
 
 Counts = tuple[tuple[str, int], ...]  # (kind, how many), in the order of KINDS
@@ -115,9 +249,18 @@ class Redactor:
         self.found: dict[str, int] = {}
 
     def __call__(self, text: str) -> str:
+        folded: str | None = None
         for index, kind in enumerate(KINDS):
-            if any(t in text for t in kind.triggers):
-                text = _compiled(index).sub(self._replacer(kind), text)
+            if not kind.folded:
+                if any(t in text for t in kind.triggers):
+                    text = _compiled(index).sub(self._replacer(kind), text)
+                continue
+            if folded is None:
+                folded = text.lower()
+            if any(t in folded for t in kind.triggers):
+                replaced = self._folded(index, kind, text, folded)
+                if replaced is not text:
+                    text, folded = replaced, None
         return text
 
     def _replacer(self, kind: Kind) -> Callable[[re.Match[str]], str]:
@@ -128,6 +271,27 @@ class Redactor:
             return match.group("keep") + MARK
 
         return replace
+
+    def _folded(self, index: int, kind: Kind, text: str, folded: str) -> str:
+        """A lower-case pattern's matches in the lower-case text, replaced in the text itself (the same places:
+        lowering changed no length; where it did, as rare as `İ`, the pattern ignores case on the text)."""
+        if len(folded) == len(text):
+            matches = _compiled(index).finditer(folded)
+        else:
+            matches = _compiled(index, re.IGNORECASE).finditer(text)
+        pieces: list[str] = []
+        done = 0
+        for match in matches:
+            start, end = match.span()
+            if kind.check is not None and not kind.check(text[match.start("secret") : match.end("secret")]):
+                continue
+            self.found[kind.name] = self.found.get(kind.name, 0) + 1
+            pieces += (text[done:start], text[start : match.end("keep")], MARK)
+            done = end
+        if not pieces:
+            return text
+        pieces.append(text[done:])
+        return "".join(pieces)
 
     def counts(self) -> Counts:
         return tuple((name, self.found[name]) for name in KIND_NAMES if name in self.found)

@@ -93,6 +93,8 @@ def run_explain(env: Environment, opts: Options) -> int:
     from leafexplain.match import Matcher
     from leafexplain.render.explanation import write_explanation
 
+    if opts.no_redact:
+        env = env.replace(redact=False)  # the diagnostics on stderr as they came, too
     if not _root_ok(opts, env):
         return ExitStatus.USAGE_ERROR
     try:
@@ -141,6 +143,8 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     from leafexplain.intake.process import EXIT_CANNOT_RUN, EXIT_NOT_FOUND, child_environment, run_and_scan
     from leafexplain.render.explanation import write_actions, write_run
 
+    if opts.no_redact:
+        env = env.replace(redact=False)  # the diagnostics on stderr as they came, too
     explaining = env.on_stderr()  # the explanation goes to stderr: the command's stdout stays its own
     if not _root_ok(opts, explaining):
         return ExitStatus.USAGE_ERROR

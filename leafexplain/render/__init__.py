@@ -85,7 +85,13 @@ def emit(env: Environment, text: str) -> None:
 
 
 def warn(env: Environment, message: str) -> None:
-    """One line on stderr; file names, ids and arguments quoted in it cannot act on the terminal."""
+    """One line on stderr; file names, ids and arguments quoted in it cannot act on the terminal, and a secret
+    in them (a path, a query, a command) is redacted unless redaction is off (`--no-redact`). Every warning
+    and error leafexplain writes goes through here, `usage_error` or `internal_error`."""
+    if env.redact:
+        from leafexplain.redact import redact
+
+        message = redact(message)
     env.stderr.write(f"leafexplain: {printable(message)}\n")
     env.stderr.flush()
 
