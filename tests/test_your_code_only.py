@@ -186,3 +186,17 @@ def test_a_record_path_that_climbs_out_of_the_library_is_not_followed(tmp_path: 
     climbing = Record("c", "python/cpython", "c", message, message, filePath="Lib/../../secret.py", lineNumber=2)
     event = ErrorEvent("python", "ValueError", message)
     assert library_source(climbing, event, paths) is None
+
+
+@pytest.mark.parametrize("where", ["home", "above home", "root"])
+def test_run_from_your_home_or_above_it_no_file_there_is_your_code(user: Home, where: str) -> None:
+    # From the home folder (or a folder above it, or /) every file of yours would count as "your code".
+    (user.home / "work").mkdir()
+    script = user.home / "work" / "secret.py"
+    script.write_text(f"# {SECRET}\ndef main():\n    pass\n# {SECRET}\n")
+    rust = user.home / "work" / "main.rs"
+    rust.write_text(f"fn main() {{\n    // {SECRET}\n    x.require_grad();\n}}\n")
+    cwd = {"home": user.home, "above home": user.home.parent, "root": Path(os.sep)}[where]
+    for text in (python_paste(str(script), 2, "def main():"), rust_paste(f"{rust}:3:5")):
+        for fmt in ("plain", "json"):
+            assert SECRET not in user.run(text, fmt, cwd=cwd)

@@ -68,10 +68,13 @@ class LocalPaths(NamedTuple):
     def from_environment(cls, environ: Mapping[str, str], root: str | None = None) -> LocalPaths:
         user_home = home(environ)
         try:
-            cwd: list[str] = [os.getcwd()]
+            here = os.getcwd()
         except OSError:  # the folder was removed under us
-            cwd = []
-        project = [p for p in [project_root(cwd[0], user_home)] if p] if cwd else []
+            here = None
+        project = [p for p in [project_root(here, user_home)] if p] if here else []
+        # The current folder is yours to show, unless it is the file system's root, your home folder or a
+        # folder above it: from there every file of yours (or of the machine) would be "your code".
+        cwd = [here] if here and not _holds_home(here, user_home) else []
         given = [realpath(root)] if root is not None else []
         roots = tuple(dict.fromkeys([*given, *cwd, *project]))
         return cls(
@@ -94,6 +97,14 @@ class Found(NamedTuple):
     url: str | None = None
     url_exact: bool = False  # the local file is the backtrace's commit: the url can point at the line
     note: str = ""
+
+
+def _holds_home(folder: str, user_home: str) -> bool:
+    """`folder` is the file system's root, the home folder, or a folder the home folder is inside."""
+    folder, user_home = realpath(folder), realpath(user_home)
+    if folder == realpath(os.sep):
+        return True
+    return user_home == folder or user_home.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def project_root(cwd: str, user_home: str) -> str | None:
