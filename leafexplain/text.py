@@ -22,7 +22,9 @@ _ESCAPES = lazy_regex(_SEQUENCE_PATTERN + r"|[\x80-\x9f]")  # and any other C1 c
 # Other control characters (tabs and newlines stay); bidi overrides, isolates and marks are kept
 # out of extraction and output as they only ever disguise text (reordering it on screen). A lone
 # surrogate (from a record's JSON, or a file name) is not text and cannot even be written out.
-_CONTROLS = lazy_regex(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_CONTROLS = lazy_regex(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
+)
 # In the input, a control character left once the sequences are gone (C0 but tab and newline, DEL,
 # C1) becomes U+FFFD, as invalid UTF-8 does, rather than vanishing: text with a NUL inside must never
 # pass for the text without it (`/etc/sha\x00dow` is not a path to `/etc/shadow`). Bidi controls go.

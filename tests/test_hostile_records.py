@@ -30,14 +30,13 @@ PROSE = [
     "triggerScenarios",
     "commonSituations",
     "exampleFix",
-    "handlingStrategy",
     "validationCode",
     "typeGuard",
     "tryCatchPattern",
     "sourceCode",
-    "filePath",
-    "backgroundTag",
 ]
+# Shown on one line (a heading, a cell, a `key: value` line): refused with a line break or a control character.
+ONE_LINE = ["errorCode", "errorType", "errorClass", "filePath", "handlingStrategy", "backgroundTag", "analyzedSha"]
 
 
 def record(record_id: str = "00000000000000aa", message: str = MESSAGE, **fields: object) -> dict[str, object]:
@@ -110,7 +109,8 @@ def test_hostile_file_names_and_fields_in_warnings_validate_and_verify(cli, tmp_
     ]
     assert runs[0].returncode == 0 and "skipped record" in runs[0].stderr and "duplicate id" in runs[0].stderr
     assert runs[1].returncode == 1 and "\\x1b]52;c;eA==\\x07" in runs[1].stdout  # named, escaped
-    assert runs[3].returncode == 1 and "src/lib.rs\\x1b[2J" in runs[3].stdout
+    # A filePath with escapes in it is no longer a record to verify: refused, its field named.
+    assert runs[3].returncode == 1 and "field 'filePath'" in runs[3].stdout + runs[3].stderr
     for result in runs:
         assert_terminal_safe(result.stdout)
         assert_terminal_safe(result.stderr)
@@ -373,3 +373,11 @@ def test_imported_records_are_used_and_keep_every_field(cli, tmp_path: Path) -> 
     assert json.loads(written.read_text()) == {"record": {**SEED, "futureField": 1}, "datasetVersion": "v9"}
     shown = cli("show", SEED_ID, "--no-bundled", "--format", "json")
     assert shown.returncode == 0 and json.loads(shown.stdout)["record"]["id"] == SEED_ID
+
+
+@pytest.mark.parametrize("field", ONE_LINE)
+@pytest.mark.parametrize("value", ["x\nforged line", "x\rforged", "x\u2028forged", "x\u0085forged", "x\x1b[2Jy"])
+def test_a_one_line_field_with_a_line_break_or_control_is_refused(tmp_path: Path, field: str, value: str) -> None:
+    write(tmp_path, "r.json", record(**{field: value}))
+    loaded = load_paths([str(tmp_path)])
+    assert list(loaded.records) == [] and [p.field for p in loaded.problems] == [field]

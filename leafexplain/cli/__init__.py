@@ -50,8 +50,10 @@ def console() -> None:
         try:
             if stream is not None:
                 stream.flush()
-        except OSError:  # a reader gone, a full disk: Python's own exit says so, as it would without us
-            sys.exit(code)
+        except BrokenPipeError:  # a reader gone: quietly, as the guard ends it
+            code = 141
+        except OSError:  # a full disk, a read-only output: what was written is lost
+            code = code or 74
     os._exit(code)
 
 
@@ -66,7 +68,12 @@ def _fits_root_help(env: Environment | None) -> bool:
 
 def _answer(env: Environment | None, text: str) -> int:
     if env is None:
-        sys.stdout.write(text)  # flushed at exit, as Python does for any script
+        try:
+            sys.stdout.write(text)  # flushed at exit (`console`), as Python does for any script
+        except BrokenPipeError:
+            return 141
+        except OSError:  # a full disk, a read-only output
+            return 74
         return 0
     env.stdout.write(text)
     env.stdout.flush()

@@ -139,7 +139,7 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     ends, and a summary appended to $GITHUB_STEP_SUMMARY.
     """
     from leafexplain import session
-    from leafexplain.cli.guard import StatusKept
+    from leafexplain.cli.guard import StatusKept, settle
     from leafexplain.intake.process import EXIT_CANNOT_RUN, EXIT_NOT_FOUND, child_environment, run_and_scan
     from leafexplain.render.explanation import write_actions, write_run
 
@@ -164,6 +164,7 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
             write_run(report, explaining, opts.style, outcome.exit_code)
         if in_actions:
             write_actions(report, env, command_line(argv, redact=not opts.no_redact), outcome.exit_code)
+        settle(env)  # here: an output that cannot be written (`2>/dev/full`) must not take the command's status
     return outcome.exit_code
 
 

@@ -56,24 +56,66 @@ def run_guarded(call: Callable[[], int | None], env: Environment) -> int:
         return ExitStatus.TERMINATED
     except BrokenPipeError:
         return _reader_gone(env)
+    except OSError as exc:
+        if exc.errno in WRITE_ERRNOS:
+            return cannot_write(env, exc)
+        return _internal_error(env, exc)
     except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
-        if env.debug:
-            raise
-        from leafexplain.render import internal_error
+        return _internal_error(env, exc)
 
-        internal_error(env, exc)
-        return ExitStatus.INTERNAL_ERROR
+
+def _internal_error(env: Environment, exc: Exception) -> int:
+    if env.debug:
+        raise exc
+    from leafexplain.render import internal_error
+
+    internal_error(env, exc)
+    return ExitStatus.INTERNAL_ERROR
+
+
+# What writing to a full disk, a read-only descriptor or a device that fails gives: the output is lost, not a bug.
+WRITE_ERRNOS = frozenset({28, 122, 27, 5, 9, 30})  # ENOSPC, EDQUOT, EFBIG, EIO, EBADF, EROFS (Linux numbers)
+
+
+def cannot_write(env: Environment, exc: OSError) -> int:
+    """The output could not be written (`>/dev/full`, a read-only descriptor): one line on stderr if it can
+    take one, and 74 (EX_IOERR)."""
+    settle(env)  # what is still buffered for the failing stream goes nowhere, once
+    try:
+        from leafexplain.render import warn
+
+        warn(env, f"cannot write the output: {exc.strerror or exc}")
+    except OSError:  # stderr fails too: the code says it
+        pass
+    return ExitStatus.OUTPUT_ERROR
 
 
 def finish_output(env: Environment, code: int) -> int:
     """The run's code once its output is all written: a reader that went away at the last flush ends it as the
     guard does (141, quietly), and nothing is left in a buffer for the interpreter's exit to write."""
-    try:
-        env.stdout.flush()
-        env.stderr.flush()
-    except BrokenPipeError:
+    failed = settle(env)
+    if isinstance(failed, BrokenPipeError):
         return _reader_gone(env)
+    if failed is not None:
+        return cannot_write(env, failed)
     return code
+
+
+def settle(env: Environment) -> OSError | None:
+    """Our output flushed. A stream that cannot take it (a reader gone, a full disk, a read-only descriptor) is
+    pointed at /dev/null, so that what its buffer holds never fails again on the way out; its error is returned."""
+    failed = None
+    for stream in (env.stdout, env.stderr):
+        try:
+            stream.flush()
+        except OSError as exc:
+            failed = failed or exc
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+                stream.flush()
+            except (OSError, ValueError):  # a stream in memory, or one with no descriptor
+                pass
+    return failed
 
 
 def _reader_gone(env: Environment) -> int:
@@ -134,5 +176,5 @@ class StatusKept:
         try:
             warn(self.env, f"internal error while explaining: {kind.__name__}: {exc}")
         except OSError:
-            pass
+            settle(self.env)  # stderr cannot take it: nothing of it left to fail on the way out
         return True

@@ -86,7 +86,30 @@ MIN_LITERAL_CHARS = 4
 # Control characters never belong in the fields that identify and match a record; two of them
 # separate fields in the index, and ids, slugs and tags are printed as they are (shell completion).
 # Neither do C1 controls or bidi overrides. A pattern may hold tabs and newlines.
-_CONTROL = lazy_regex(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = lazy_regex(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# A field shown on one line (a heading, a table's cell, a `key: value` line of `show`) holds no line break of
+# any kind either: a newline in `errorClass` would start a forged line of `list` at column 0.
+_BREAK_OR_CONTROL = lazy_regex(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# (The tokens, `repo` and `githubUrl` have stricter rules of their own, below.)
+ONE_LINE_FIELDS = (
+    "errorCode",
+    "errorType",
+    "errorClass",
+    "filePath",
+    "handlingStrategy",
+    "backgroundTag",
+    "analyzedSha",
+    "analyzedAt",
+    "contentChangedAt",
+)
+ONE_LINE_VARIANT_FIELDS = ("versions", "errorClass", "filePath")
+ONE_LINE_RULE = "must be one line, without line breaks or control characters"
+
+
+def _not_one_line(value: Any) -> bool:
+    return isinstance(value, str) and not all_printable(value, "\t") and bool(_BREAK_OR_CONTROL.search(value))
+
+
 # JSON can spell a lone surrogate (`"\\ud800"`): not text, and it cannot be written out as UTF-8.
 _SURROGATE = lazy_regex(r"[\ud800-\udfff]")
 
@@ -99,7 +122,7 @@ def _has_surrogate(text: str) -> bool:
     return not all_printable(text, "\t\n\r") and bool(_SURROGATE.search(text))
 
 
-NO_CONTROL_FIELDS = ("id", "repo", "slug", "messagePattern", "errorClass", "errorType")
+NO_CONTROL_FIELDS = ("id", "repo", "slug", "messagePattern")
 MAX_FIELD_CHARS = 200_000
 
 
@@ -162,7 +185,9 @@ def _variants(
 
 
 def _variant_shape_problems(entry: dict[str, Any], where: str, problem: Any) -> list[Problem]:
-    found = []
+    found = [
+        problem(ONE_LINE_RULE, f"{where}.{name}") for name in ONE_LINE_VARIANT_FIELDS if _not_one_line(entry.get(name))
+    ]
     if literal_chars(entry["messagePattern"]) < MIN_LITERAL_CHARS:
         found.append(problem(f"has fewer than {MIN_LITERAL_CHARS} literal characters", f"{where}.messagePattern"))
     if entry.get("commit") is not None and not SHA_RE.match(entry["commit"]):
@@ -231,6 +256,7 @@ def _shape_problems(values: dict[str, Any], problem: Any) -> list[Problem]:
     for name in NO_CONTROL_FIELDS:
         if isinstance(values.get(name), str) and _has_control(values[name]):
             problems.append(problem("contains control characters", name))
+    problems += [problem(ONE_LINE_RULE, name) for name in ONE_LINE_FIELDS if _not_one_line(values.get(name))]
     for name in TOKEN_FIELDS:
         if isinstance(values.get(name), str) and values[name] and not TOKEN_RE.match(values[name]):
             problems.append(problem(TOKEN_RULE, name))
