@@ -194,6 +194,7 @@ def test_exit_codes_of_the_command(tmp_path: Path) -> None:
     missing = wrap("no-such-command-leafexplain", "--flag", env=env)
     assert missing.returncode == 127
     assert missing.stderr == b"leafexplain: no-such-command-leafexplain: command not found\n"
+    assert wrap("", env=env).returncode == 127  # no program named at all
     failed_quietly = wrap(sys.executable, "-c", "raise SystemExit(3)", env=env)
     assert failed_quietly.stderr.decode().count("\n") == 1 and "no Rust panic or Python traceback" in str(
         failed_quietly.stderr

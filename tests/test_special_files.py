@@ -15,7 +15,7 @@ from leafexplain.records import open_catalog
 from leafexplain.records.files import iter_record_files, record_paths, scan_files
 from leafexplain.records.index import build, index_path
 from leafexplain.records.index_file import FIELD_SEP, encode
-from tests.conftest import LEAF, SEED_ID, Isolated, make_record, write_records
+from tests.conftest import LEAF, SEED_ID, Isolated, leafexplain_command, make_record, write_records
 
 GRAD = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"
 
@@ -270,3 +270,38 @@ def test_a_fifo_in_the_source_cache_is_not_an_entry(tmp_path: Path) -> None:
         os.mkfifo(entry_path(folder, place))
     result = user.process("--format", "json", "--file", str(LEAF))  # a process: a hang ends at its timeout
     assert seed_answer(result) == SEED_ID
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_a_device_that_never_ends_is_no_input(tmp_path: Path, device: str) -> None:
+    if not os.path.exists(device):
+        pytest.skip(f"{device} is not here")
+    done = subprocess.run(
+        [*leafexplain_command(), "--file", device], capture_output=True, env=Isolated(tmp_path).environ, timeout=30
+    )
+    assert done.returncode == 2 and b"a device, not a file or a pipe" in done.stderr
+
+
+def test_a_fifo_nobody_writes_to_is_empty_input_and_dev_null_too(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (str(fifo), os.devnull):
+        done = subprocess.run(
+            [*leafexplain_command(), "--file", path], capture_output=True, env=Isolated(tmp_path).environ, timeout=30
+        )
+        assert done.returncode == 0 and b"no error found" in done.stderr, path
+
+
+def test_the_roots_folder_is_no_records_folder_and_a_walk_is_bounded(tmp_path: Path, monkeypatch) -> None:
+    from leafexplain.records import files
+
+    problems: list = []
+    assert list(files.record_file_names(os.sep, problems)) == []
+    assert "root is not a records folder" in problems[0].message
+    for n in range(5):
+        (tmp_path / f"d{n}").mkdir()
+        (tmp_path / f"d{n}" / "r.json").write_text("{}")
+    monkeypatch.setattr(files, "MAX_FOLDERS", 3)
+    problems = []
+    assert len(list(files.record_file_names(str(tmp_path), problems))) == 2
+    assert "more than 3 folders below it" in problems[0].message

@@ -149,6 +149,9 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     if not _root_ok(opts, explaining):
         return ExitStatus.USAGE_ERROR
     in_actions = env.environ.get("GITHUB_ACTIONS") == "true"
+    if not argv[0]:  # `run -- ""`: no program named, as a shell says it
+        warn(explaining, "'': command not found")
+        return EXIT_NOT_FOUND
     try:
         outcome = run_and_scan(argv, child_env=child_environment(env), limits=opts.limits, redact=not opts.no_redact)
     except FileNotFoundError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Sequence
 
 from leafexplain.env import Environment
@@ -46,13 +47,42 @@ def open_input(path: str, env: Environment) -> BinaryIO:
     if path == "-":
         return _stdin(env)
     try:
-        return open(path, "rb")
+        # Without blocking: a FIFO nobody writes to would hold the open for ever. Once open, it reads as any pipe
+        # (empty when nobody writes).
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise InputError(f"cannot read {path}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"cannot read {path}: it is a folder") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    problem = _not_readable_input(fd)
+    if problem:
+        os.close(fd)
+        raise InputError(f"cannot read {path}: {problem}")
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def _not_readable_input(fd: int) -> str | None:
+    """Why what is open on `fd` is no input: a folder, or a device that never ends (`/dev/zero`, `/dev/urandom`,
+    a disk). Files, pipes, FIFOs, sockets, a terminal and /dev/null are read."""
+    import stat
+
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISDIR(mode):
+        return "it is a folder"
+    if stat.S_ISBLK(mode):
+        return "it is a device, not a file or a pipe"
+    if stat.S_ISCHR(mode) and not os.isatty(fd):
+        try:
+            if os.fstat(fd).st_rdev == os.stat(os.devnull).st_rdev:
+                return None
+        except OSError:
+            pass
+        return "it is a device, not a file or a pipe"
+    return None
 
 
 def input_chunks(text: Sequence[str], file: str | None, env: Environment) -> Iterable[bytes]:

@@ -64,6 +64,9 @@ def sealed_sources(paths: Iterable[tuple[str, bool]]) -> dict[int, Seal]:
     return seals
 
 
+MAX_FOLDERS = 50_000  # folders walked below one records folder
+
+
 def record_paths(
     extra: Iterable[str] = (),
     *,
@@ -112,10 +115,17 @@ def record_file_names(root: str | Path, problems: list[Problem] | None = None) -
         found.append(Problem(str(root), "not a regular file or a folder"))
         return
 
+    if os.path.realpath(root) == os.path.realpath(os.sep):  # `LEAFEXPLAIN_RECORDS=/`: the whole machine
+        found.append(Problem(str(root), "the file system's root is not a records folder: skipped"))
+        return
+
     def unreadable(exc: OSError) -> None:
         found.append(Problem(str(exc.filename or root), f"cannot read this folder: {exc.strerror or exc}"))
 
-    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
+    for walked, (dirpath, dirnames, filenames) in enumerate(os.walk(root, onerror=unreadable)):
+        if walked == MAX_FOLDERS:  # a folder of records is not a disk: the walk ends, said once
+            found.append(Problem(str(root), f"more than {MAX_FOLDERS:,} folders below it: the rest is not read"))
+            return
         dirnames.sort()
         for name in sorted(filenames):
             if name.endswith(RECORD_SUFFIXES) and not name.startswith("."):
