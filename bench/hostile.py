@@ -49,6 +49,23 @@ def write(path: Path, pieces: list[tuple[bytes, int]]) -> None:
                 times -= n
 
 
+# One error, repeated to fill the file: a line, a whole traceback, a panic with its hint.
+REPEATED = {
+    "line": b"RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n",
+    "traceback.txt": (
+        b"Traceback (most recent call last):\n"
+        b'  File "train.py", line 9, in <module>\n'
+        b"    loss.backward()\n"
+        b"RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n"
+    ),
+    "panic.txt": (
+        b"thread 'main' panicked at src/main.rs:4:26:\n"
+        b"index out of bounds: the len is 3 but the index is 5\n"
+        b"note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+    ),
+}
+
+
 def make(name: str) -> Path:
     path = DATA / name
     if path.exists():
@@ -65,8 +82,8 @@ def make(name: str) -> Path:
         with path.open("wb") as out:
             out.truncate(1 << 30)  # sparse: a gigabyte of NUL bytes without a newline
     elif name.startswith("repeated-"):
-        mb = int(name.split("-")[1].removesuffix("mb.txt"))
-        error = b"RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n"
+        mb = int(name.split("-")[1].removesuffix(".txt").removesuffix("mb"))
+        error = REPEATED[name.split("-", 2)[2] if name.count("-") > 1 else "line"]
         write(path, [(error, (mb << 20) // len(error))])
     elif name.startswith("dense-"):
         mb = int(name.split("-")[1].removesuffix("mb.txt"))
@@ -136,6 +153,9 @@ def main() -> None:
         "dense-8mb.txt",
         "repeated-20mb.txt",
         "repeated-20mb.txt run",
+        "repeated-20mb-traceback.txt",
+        "repeated-20mb-panic.txt",
+        "repeated-20mb-panic.txt run",
     ]
     print(f"{'input':<26} {'size':>8} {'exit':>4} {'time':>8} {'MB/s':>7} {'peak RSS':>9} {'warnings':>8}")
     for case in (c for c in cases if c.startswith(args.only)):

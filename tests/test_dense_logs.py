@@ -59,3 +59,45 @@ def test_steps_over_dense_hits_give_the_windows_of_going_hit_by_hit(text: str, d
     assert stepped == one_by_one
     found = finish([e for line, w in stepped for e in events_in(w, bare=False, first_line=line)])
     assert all(e.count >= 1 for e in found)
+
+
+TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "train.py", line 9, in <module>\n'
+    "    loss.backward()\n"
+    "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n"
+)
+PANIC = (
+    "thread 'main' panicked at src/main.rs:4:26:\n"
+    "index out of bounds: the len is 3 but the index is 5\n"
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+)
+
+
+@pytest.mark.parametrize("block", [TRACEBACK, PANIC], ids=["traceback", "panic"])
+def test_a_repeated_multi_line_error_is_one_event_across_window_boundaries(block: str) -> None:
+    # Over MAX_WINDOW_BYTES: windows end before the last error that opens in them, none is cut in two.
+    copies = (stream.MAX_WINDOW_BYTES * 2) // len(block) + 7
+    data = (block * copies).encode()
+    found = finish(
+        [
+            e
+            for w in windows([data[i : i + 65536] for i in range(0, len(data), 65536)])
+            for e in events_in(w.text, bare=False, first_line=w.first_line)
+        ]
+    )
+    assert [(e.count, bool(e.message), e.line_number) for e in found] == [(copies, True, 1)]
+
+
+def test_copies_read_without_a_parse_are_the_events_a_parse_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Chained tracebacks and panics in a test harness, repeated and interleaved: the events of copies recognised as
+    # copies are the events of parsing every one.
+    chained = TRACEBACK + "\nThe above exception was the direct cause of the following exception:\n\n" + TRACEBACK
+    harness = "---- tests::one stdout ----\n" + PANIC + "\ntest result: FAILED. 0 passed; 1 failed\n"
+    text = (chained + "\n" + PANIC + "\n" + TRACEBACK + "\n" + harness) * 5 + (TRACEBACK + "\n") * 3 + PANIC * 3
+    events = events_in(text, bare=False)
+    from leafexplain.extract import python, rust
+
+    for module in (python, rust):
+        monkeypatch.setattr(module, "repeats", lambda lines, i, block: False)
+    assert events == events_in(text, bare=False) and len(events) == 5 * 5 + 6

@@ -56,15 +56,17 @@ def drop_summary_repeats(events: list[ErrorEvent]) -> list[ErrorEvent]:
 
 def group_identical(events: list[ErrorEvent]) -> list[ErrorEvent]:
     """Identical errors (same type, message and place) become one event with a count."""
-    grouped: dict[tuple[object, ...], ErrorEvent] = {}
+    first: dict[tuple[object, ...], ErrorEvent] = {}
+    counts: dict[tuple[object, ...], int] = {}
     for event in events:
         loc = event.location
         key = (event.language, event.error_type, event.message, loc.file if loc else None, loc.line if loc else None)
-        if key in grouped:
-            grouped[key] = grouped[key]._replace(count=grouped[key].count + event.count)
+        if key in first:
+            counts[key] += event.count
         else:
-            grouped[key] = event
-    return list(grouped.values())
+            first[key], counts[key] = event, event.count
+    # One new event per error that repeats, not one per copy (a log of 100,000 copies of one traceback).
+    return [event if counts[key] == event.count else event._replace(count=counts[key]) for key, event in first.items()]
 
 
 def _paragraphs(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:

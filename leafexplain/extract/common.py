@@ -82,3 +82,8 @@ def trim_blank(lines: list[str]) -> list[str]:
     while lines and not lines[-1].strip():
         lines.pop()
     return lines
+
+
+def repeats(lines: list[str], i: int, block: list[str]) -> bool:
+    """`lines` hold `block` again from `i` on: a copy of an error read just before (and of the lines after it)."""
+    return lines[i : i + len(block)] == block

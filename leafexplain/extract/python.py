@@ -11,6 +11,7 @@ from leafexplain.extract.common import (
     MODULE_EXCEPTION_LINE,
     LineStripper,
     prefix_stripper,
+    repeats,
     trim_blank,
     user_frame,
 )
@@ -83,9 +84,12 @@ def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[s
     return out, i
 
 
+_LOOKAHEAD = 3  # lines after an exception that say whether it is chained to the next (`_chain_after`)
+
+
 def _chain_after(lines: list[str], i: int, strip: LineStripper) -> str | None:
     """Whether the exception that ended at line i is the cause or context of the next one."""
-    for j in range(i, min(i + 3, len(lines))):
+    for j in range(i, min(i + _LOOKAHEAD, len(lines))):
         line = strip(lines[j])
         if line is None:
             return None
@@ -176,12 +180,25 @@ def _strip_group_markup(lines: list[str], start: int) -> tuple[list[str], int]:
 
 def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
+    # The last traceback read: its lines and the three after them (all that decided where it ended and whether
+    # it is chained), and its event. A log that repeats one traceback thousands of times reads each copy as
+    # one comparison of lines, not one parse.
+    last_lines: list[str] = []
+    last_event: ErrorEvent | None = None
     i = 0
     while i < len(lines):
         if claimed[i]:
             i += 1
             continue
         line = lines[i]
+        if last_event is not None and line == last_lines[0]:
+            length = len(last_lines) - _LOOKAHEAD
+            if repeats(lines, i, last_lines) and not any(claimed[i : i + length]):
+                for k in range(i, i + length):
+                    claimed[k] = True
+                events.append(last_event._replace(line_number=offset + i + 1))
+                i += length
+                continue
         group = GROUP_ANCHOR.match(line) if "Traceback" in line else None
         if group:
             block, end = _strip_group_markup(lines, i)
@@ -206,16 +223,12 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
             message = [em.group("message") or "", *more]
             for k in range(start, end):
                 claimed[k] = True
-            events.append(
-                _event(
-                    em.group("type"),
-                    message,
-                    frames,
-                    offset + start,
-                    _chain_after(lines, end, strip),
-                    "python-traceback",
-                )
+            event = _event(
+                em.group("type"), message, frames, offset + start, _chain_after(lines, end, strip), "python-traceback"
             )
+            events.append(event)
+            if end + _LOOKAHEAD <= len(lines):  # a copy needs the same lines after it, so they must be there
+                last_lines, last_event = lines[start : end + _LOOKAHEAD], event
             i = end
             continue
         fm = FILE_LINE.match(line) if 'File "' in line else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from leafexplain.extract.common import prefix_stripper, trim_blank, user_frame
+from leafexplain.extract.common import prefix_stripper, repeats, trim_blank, user_frame
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.regex import lazy_regex
 
@@ -198,10 +198,35 @@ def _abort_or_main_error(raw: str, i: int, test: str | None) -> ErrorEvent | Non
     return None
 
 
+LOOKAHEAD = 3  # lines after a panic's message that say whether a hint or a backtrace follows it
+GUESSED_TEXT_CHARS = 1 << 20  # intake/stream.py's WHOLE_INPUT_BYTES: no larger input is read for guesses
+
+
+def _may_hold_an_error(text: str) -> bool:
+    """The words the loop below needs for any event (a panic's header, an abort, main's `Error: `), looked for
+    in the whole text at once: a long Python log has none, and then no line of it needs a look of its own."""
+    return "panicked at" in text or "overflowed" in text or "allocation" in text or "\nError: " in "\n" + text
+
+
 def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
+    text = "\n".join(lines)
+    if not _may_hold_an_error(text):
+        # Cargo's progress is claimed all the same, for the guesses read in a short input (a paragraph, a bare
+        # message); a longer stretch (a window of a long log, over 1 MiB) is never read for guesses.
+        if len(text) <= GUESSED_TEXT_CHARS and any(verb in text for verb in CARGO_VERBS):
+            for n, line in enumerate(lines):
+                if not claimed[n] and cargo_status(line):
+                    claimed[n] = True
+        return []
     events: list[ErrorEvent] = []
     test: str | None = None  # the test whose captured output this is (`---- name stdout ----`)
     harness = False  # in `cargo test` output: a panicking thread named other than main is the test's own
+    # The last panic read: its lines and the LOOKAHEAD after them (all that decided where it ended), the
+    # harness's state it was read in, and its event. A log that repeats one panic thousands of times reads
+    # each copy as one comparison of lines, not one parse.
+    last_lines: list[str] = []
+    last_state: tuple[str | None, bool] | None = None
+    last_event: ErrorEvent | None = None
     i = 0
     while i < len(lines):
         if claimed[i]:
@@ -216,6 +241,14 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         elif raw.startswith(("failures:", "test result: ")) and HARNESS_SECTION_END.match(raw.strip()):
             test = None
             harness = raw.startswith("failures:")  # the summary after it names tests, prints no panic
+        if last_event is not None and raw == last_lines[0] and (test, harness) == last_state:
+            length = len(last_lines) - LOOKAHEAD
+            if repeats(lines, i, last_lines) and not any(claimed[i : i + length]):
+                for k in range(i, i + length):
+                    claimed[k] = True
+                events.append(last_event._replace(line_number=i + 1))
+                i += length
+                continue
         m = panic_header(raw) if "panicked at" in raw else None
         if not m:
             # The words an abort or main's error needs, looked for here: a long log's every line passes.
@@ -274,7 +307,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         frames: list[Frame] = []
         # After the message: perhaps the backtrace hint, perhaps a backtrace.
         j = i
-        while j < len(lines) and j - i < 3:
+        while j < len(lines) and j - i < LOOKAHEAD:
             line = strip(lines[j])
             if line is None:
                 break
@@ -294,19 +327,20 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         mine = user_frame(all_frames, language, innermost_first=True) if all_frames else None
         if mine is None and location is not None:
             mine = user_frame([location], language, innermost_first=True)
-        events.append(
-            ErrorEvent(
-                language=language,
-                error_type="panic",
-                message="\n".join(trim_blank(message_lines)).strip("\n"),
-                location=location,
-                frames=all_frames,
-                user_frame=mine,
-                extractor="rust-panic",
-                thread=thread,
-                # A thread is a test only in the test harness's output: a worker thread elsewhere stays a thread.
-                test=test or (thread if harness and thread not in ("main", "<unnamed>") else None),
-                line_number=start + 1,
-            )
+        event = ErrorEvent(
+            language=language,
+            error_type="panic",
+            message="\n".join(trim_blank(message_lines)).strip("\n"),
+            location=location,
+            frames=all_frames,
+            user_frame=mine,
+            extractor="rust-panic",
+            thread=thread,
+            # A thread is a test only in the test harness's output: a worker thread elsewhere stays a thread.
+            test=test or (thread if harness and thread not in ("main", "<unnamed>") else None),
+            line_number=start + 1,
         )
+        events.append(event)
+        if i + LOOKAHEAD <= len(lines):  # a copy needs the same lines after it, so they must be there
+            last_lines, last_state, last_event = lines[start : i + LOOKAHEAD], (test, harness), event
     return events

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 # less for a longer word), so the list is kept to these four, each as long as it can be: a bare
 # `Exception: ...` line with no traceback around it is only found in inputs under 1 MB.
 KEYWORDS = (b"panicked", b"raceback (most recent call last)", b"Error", b"Warning: ")
+OPENINGS = (b"panicked", b"raceback (most recent call last)")  # the first line of a panic or traceback
 WHOLE_INPUT_BYTES = 1 << 20  # below this the input is one window: exact, and cheap anyway
 LINES_BEFORE = 40  # a pytest section header and frames, cargo's `---- test stdout ----`
 LINES_AFTER = 200  # a traceback's frames (about 60 of them) or a long multi-line message
@@ -218,6 +219,12 @@ class WindowScanner:
                 break  # wait for more lines after this hit
             if self.window and start <= self.window[1] and end - floor <= MAX_WINDOW_BYTES:
                 self.window = (self.window[0], max(self.window[1], end))
+            elif self.window and start <= self.window[1]:
+                # Full: the window ends before the last error that opens in it, which opens the next one, so that
+                # no traceback or panic is cut in two where one window ends and the next begins.
+                cut = self._last_opening(*self.window)
+                out.append(self._emit(self.window[0], cut))
+                self.window = (cut, max(self.window[1], end))
             else:
                 if self.window:
                     out.append(self._emit(*self.window))
@@ -230,6 +237,13 @@ class WindowScanner:
             self.window = None
         self._discard()
         return out
+
+    def _last_opening(self, start: int, end: int) -> int:
+        """The start of the line where the last traceback or panic opens in buf[start:end], past `start`; `end`
+        when there is none."""
+        opening = max(self.buf.rfind(word, start, end) for word in OPENINGS)
+        line = self.buf.rfind(b"\n", start, opening) + 1 if opening > start else 0
+        return line if line > start else end
 
     def _jump(self, hit: int, stop: int, final: bool) -> bool:
         """Dense hits: every hit before the open window's end only carries the window on, to what the last of
