@@ -28,6 +28,7 @@ _NOWHERE = (0, 0, 0, -1, 0, 0)
 # up to ~25 times its size (a file of `[],[],...` is a list per 3 bytes), so these bound memory too.
 MAX_SINGLE_FILE_BYTES = 16 * 1024 * 1024
 MAX_LINE_BYTES = 8 * 1024 * 1024
+MAX_SKIP_BYTES = 64 * 1024 * 1024  # a line past MAX_LINE_BYTES is skipped to its end, this far at most
 SKIP_PIECE_BYTES = 1 << 20
 
 
@@ -200,6 +201,9 @@ def _bounded_lines(handle: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
                 handle.seek(end + 1 - len(piece), os.SEEK_CUR)
                 break
             length += len(piece)
+            if length > MAX_SKIP_BYTES:  # no record file has such a line: what follows is not records either
+                yield number, None, -1
+                return
         yield number, None, length
 
 
@@ -213,12 +217,12 @@ def raw_records(path: str, size: int) -> Iterator[tuple[object, str | None, Loca
                 if raw is not None and not raw.strip():
                     continue
                 if raw is None:
-                    yield (
-                        None,
-                        None,
-                        _NOWHERE,
-                        [Problem(path, f"line longer than {MAX_LINE_BYTES} bytes", line=number)],
+                    said = f"line longer than {MAX_LINE_BYTES} bytes" + (
+                        f", with no line end in {MAX_SKIP_BYTES >> 20} MB: the rest of the file is not read"
+                        if length < 0
+                        else ""
                     )
+                    yield None, None, _NOWHERE, [Problem(path, said, line=number)]
                     continue
                 try:
                     data, version = unwrap(json.loads(raw))
