@@ -286,3 +286,11 @@ def _isatty(stream: object) -> bool:
         return bool(stream) and stream.isatty()  # type: ignore[attr-defined]
     except (ValueError, OSError):
         return False
+
+
+def is_terminal(fd: int) -> bool:
+    """Whether a descriptor leafexplain opened (a `--file` path) is a terminal: read like stdin on one."""
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 
-from leafexplain.env import Environment
+from leafexplain.env import Environment, is_terminal
 from leafexplain.intake.stream import read_chunks
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
@@ -75,7 +75,7 @@ def _not_readable_input(fd: int) -> str | None:
         return "it is a folder"
     if stat.S_ISBLK(mode):
         return "it is a device, not a file or a pipe"
-    if stat.S_ISCHR(mode) and not os.isatty(fd):
+    if stat.S_ISCHR(mode) and not is_terminal(fd):
         try:
             if os.fstat(fd).st_rdev == os.stat(os.devnull).st_rdev:
                 return None
