@@ -381,3 +381,9 @@ def test_a_one_line_field_with_a_line_break_or_control_is_refused(tmp_path: Path
     write(tmp_path, "r.json", record(**{field: value}))
     loaded = load_paths([str(tmp_path)])
     assert list(loaded.records) == [] and [p.field for p in loaded.problems] == [field]
+
+
+def test_a_line_separator_in_record_prose_is_not_shown() -> None:
+    view = record_view(Record(**{"slug": "widget", **record(documentation="one\u2028two\u2029three")}))
+    text = render_plain([view], 100)
+    assert "\u2028" not in text and "\u2029" not in text and "one" in text

@@ -120,3 +120,18 @@ def test_an_error_line_redrawn_over_by_other_output_is_still_read() -> None:
     assert normalize("Epoch 1:  50%|#####     |\rEpoch 1: 100%|##########|\nall good\n") == (
         "Epoch 1: 100%|##########|\nall good\n"
     )
+
+
+def test_a_rust_panic_raised_through_pyo3_is_a_rust_panic() -> None:
+    # polars, tokenizers and every PyO3 library: the panic's message in a Python exception of that name.
+    text = 'pyo3_runtime.PanicException: called `Result::unwrap()` on an `Err` value: BudgetError("low")\n'
+    [event] = events_in(FRAMES + text)
+    assert (event.language, event.error_type) == ("rust", "pyo3_runtime.PanicException")
+    assert event.message.startswith("called `Result::unwrap()` on an `Err` value")
+
+
+def test_a_code_fence_on_the_errors_own_line_is_not_inline_code() -> None:
+    [event] = events_in("```KeyError: `x` is not there```\n")
+    assert (event.error_type, event.message) == ("KeyError", "`x` is not there")
+    [fenced] = events_in("```pyo3_runtime.PanicException: called `Option::unwrap()` on a `None` value```\n")
+    assert fenced.message == "called `Option::unwrap()` on a `None` value"

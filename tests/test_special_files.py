@@ -14,7 +14,7 @@ import pytest
 from leafexplain.records import open_catalog
 from leafexplain.records.files import iter_record_files, record_paths, scan_files
 from leafexplain.records.index import build, index_path
-from leafexplain.records.index_file import FIELD_SEP, encode
+from leafexplain.records.index_file import FIELD_SEP, PLACE_FIELDS, encode
 from tests.conftest import LEAF, SEED_ID, Isolated, leafexplain_command, make_record, write_records
 
 GRAD = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"
@@ -60,6 +60,9 @@ def test_whatever_stands_where_the_index_goes_is_never_read_as_one(tmp_path: Pat
         assert (tmp_path / "elsewhere").read_bytes() == good
 
 
+STRIDE = len(PLACE_FIELDS)  # numbers per row in the places array
+
+
 def crafted(user: Isolated, change: str) -> bytes:
     """The index of the default records, built again with one thing changed, under a valid checksum."""
     files, _, _ = scan_files(record_paths(environ=user.environ))
@@ -75,16 +78,16 @@ def crafted(user: Isolated, change: str) -> bytes:
     elif change == "the id not text":
         rows[seed] = FIELD_SEP.join(["\udcff\udcfe" * 8, *fields[1:]])
     elif change == "a file that is not there":
-        places[seed * 5] = 99
+        places[seed * STRIDE] = 99
     elif change == "a negative offset":
-        places[seed * 5 + 1] = -7
+        places[seed * STRIDE + 1] = -7
     elif change == "a huge length":
-        places[seed * 5 + 2] = 10**12
+        places[seed * STRIDE + 2] = 10**12
     elif change == "a word naming a row that is not there":
         words.append(("nowhere",))
     elif change == "fewer rows than the count":
         rows.pop()
-        return encode({**meta}, rows, words, places[:-5]).replace(b"\x1d", b"", 1)
+        return encode({**meta}, rows, words, places[:-STRIDE]).replace(b"\x1d", b"", 1)
     return encode(meta, rows, words, places)
 
 

@@ -71,8 +71,8 @@ MUTATIONS = [
     (
         "M07 URL_RE strict",
         "leafexplain/text.py",
-        r"""URL_RE = re.compile(r"https://[A-Za-z0-9.-]+(?::\d{1,5})?/[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*\Z")""",
-        r"""URL_RE = re.compile(r"https://[A-Za-z0-9.-]+(?::\d+)?/[^\s@]*\Z")""",
+        r"""URL_RE = lazy_regex(r"https://[A-Za-z0-9.-]+(?::\d{1,5})?/[A-Za-z0-9\-._~%!$&'()*+,;=:/?#\[\]]*\Z")""",
+        r"""URL_RE = lazy_regex(r"https://[A-Za-z0-9.-]+(?::\d+)?/[^\s@]*\Z")""",
         [T + "test_hostile_records.py::test_a_link_that_is_not_plain_https_is_refused_and_never_rendered"],
     ),
     (
@@ -160,37 +160,40 @@ MUTATIONS = [
     # would make marshal allocate gigabytes.
     (
         "M18 index checksum",
-        "leafexplain/records/index_file.py",
-        '    if int.from_bytes(data[len(MAGIC) : start], "little") != zlib.crc32(memoryview(data)[start:]):\n',
-        "    if False:\n",
+        "leafexplain/records/index_read.py",
+        "            if len(got) != size or zlib.crc32(got) != self.checksums[number]:\n",
+        "            if len(got) != size:\n",
         [T + "test_faults.py::test_a_flipped_byte_in_the_index_rows_and_arrays_is_caught"],
     ),
     (
         "M19 index decode catches everything",
-        "leafexplain/records/index_file.py",
-        "    except Exception as exc:  # marshal and array",
-        "    except (ValueError, EOFError) as exc:  # marshal and array",
+        "leafexplain/records/index_read.py",
+        "    except Exception as exc:  # marshal meets arbitrary bytes here",
+        "    except (ValueError, EOFError) as exc:  # marshal meets arbitrary bytes here",
         [T + "test_faults.py::test_index_headers_that_decode_to_garbage_are_caught"],
     ),
     (
         "M20 index header fields checked",
-        "leafexplain/records/index_file.py",
-        "    _check_meta(meta, count)\n",
+        "leafexplain/records/index_read.py",
+        "    _check_meta(meta, size - PREFIX - header_size)\n",
         "",
         [T + "test_faults.py::test_index_headers_that_decode_to_garbage_are_caught"],
     ),
     (
         "M21 huge index not read",
         "leafexplain/records/index.py",
-        "    largest = 8 * sum(f[1] for f in files) + (1 << 20)\n",
+        "    largest = 16 * sum(f[1] for f in files) + (1 << 20) + SEALED_INDEX_BYTES * len(seals)\n",
         "    largest = 1 << 62\n",
         [T + "test_faults.py::test_an_enormous_file_where_the_index_goes_is_not_read"],
     ),
     (
         "M22 damaged index warns",
         "leafexplain/records/index.py",
-        '            warn(f"the record index {path} was damaged ({exc}); rebuilding it")\n',
-        "",
+        (
+            '            warn(f"the record index {path} was damaged ({exc}); rebuilding it")\n            try:\n',
+            '            warn(f"the record index {path} was damaged ({exc}); rebuilding it")\n        except IndexUnusable:\n',
+        ),
+        ("            try:\n", "            pass\n        except IndexUnusable:\n"),
         [T + "test_faults.py::test_a_damaged_index_through_the_command_line"],
     ),
     (
@@ -237,7 +240,7 @@ MUTATIONS = [
     ),
     (
         "M29 FIFO skipped",
-        "leafexplain/records/index.py",
+        "leafexplain/records/files.py",
         "            if not stat.S_ISREG(st.st_mode):",
         "            if False:",
         [T + "test_hostile_records.py::test_malformed_records_are_clear_problems_and_the_rest_loads"],
@@ -245,15 +248,15 @@ MUTATIONS = [
     (
         "M30 lone surrogates refused",
         "leafexplain/records/schema.py",
-        "        if any(_SURROGATE.search(text) for text in texts):\n",
+        "        if any(_has_surrogate(text) for text in texts):\n",
         "        if False:\n",
         [T + "test_hostile_records.py::test_malformed_records_are_clear_problems_and_the_rest_loads"],
     ),
     (
         "M31 repo not dots",
         "leafexplain/records/schema.py",
-        r'REPO_RE = re.compile(r"(?!\.+/)[A-Za-z0-9_.][A-Za-z0-9_.-]*/(?!\.+\Z)[A-Za-z0-9_.][A-Za-z0-9_.-]*\Z")',
-        r'REPO_RE = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.-]*/[A-Za-z0-9_.][A-Za-z0-9_.-]*\Z")',
+        r'REPO_RE = lazy_regex(r"(?!\.+/)[A-Za-z0-9_.][A-Za-z0-9_.-]*/(?!\.+\Z)[A-Za-z0-9_.][A-Za-z0-9_.-]*\Z")',
+        r'REPO_RE = lazy_regex(r"[A-Za-z0-9_.][A-Za-z0-9_.-]*/[A-Za-z0-9_.][A-Za-z0-9_.-]*\Z")',
         [T + "test_hostile_records.py::test_malformed_records_are_clear_problems_and_the_rest_loads"],
     ),
     (
@@ -294,8 +297,8 @@ MUTATIONS = [
     (
         "M37 bidi stripped",
         "leafexplain/text.py",
-        r'_BIDI = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")',
-        r'_BIDI = re.compile(r"(?!)")',
+        r'_BIDI = lazy_regex(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")',
+        r'_BIDI = lazy_regex(r"(?!)")',
         [T + "test_hostile_input.py::test_carriage_return_overwrite_and_bidi_are_resolved_before_reading"],
     ),
     (
@@ -308,7 +311,7 @@ MUTATIONS = [
     (
         "M39 stale temporaries cleared",
         "leafexplain/records/index.py",
-        "    _remove_stale_temporaries(path.parent)\n",
+        "    _remove_stale_temporaries(folder)\n",
         "",
         [T + "test_faults.py::test_temporary_files_left_by_a_killed_writer_are_cleared"],
     ),
@@ -322,15 +325,15 @@ MUTATIONS = [
     (
         "M41 write failures clean up",
         "leafexplain/records/index.py",
-        "    except BaseException:\n        with contextlib.suppress(OSError):\n            os.unlink(tmp)\n        raise\n",
+        "    except BaseException:\n        try:\n            os.unlink(tmp)\n        except OSError:\n            pass\n        raise\n",
         "    except BaseException:\n        raise\n",
         [T + "test_faults.py::test_write_faults_injected_give_one_warning_no_leftovers_and_the_right_catalog"],
     ),
     (
         "M42 ids: no C1/bidi",
         "leafexplain/records/schema.py",
-        r'_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")',
-        r'_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")',
+        r'_CONTROL = lazy_regex(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")',
+        r'_CONTROL = lazy_regex(r"[\x00-\x08\x0b-\x1f\x7f]")',
         [T + "test_hostile_records.py::test_malformed_records_are_clear_problems_and_the_rest_loads"],
     ),
     (
@@ -353,29 +356,29 @@ MUTATIONS += [
     (
         "M44 your code only under your folders",
         "leafexplain/locate/files.py",
-        '        if inside(real, base) and not any(part.startswith(".") for part in Path(os.path.relpath(real, base)).parts):\n',
+        '        if inside(real, base) and not any(part.startswith(".") for part in os.path.relpath(real, base).split(os.sep)):\n',
         "        if True:\n",
         [Y + "test_a_pasted_frame_never_shows_a_file_outside_your_code"],
     ),
     (
         "M45 your code is source code",
         "leafexplain/locate/files.py",
-        "    if not plain_path(frame.file) or Path(frame.file).suffix.lower() not in SOURCE_SUFFIXES.get(language, ()):\n",
+        "    if not plain_path(frame.file) or suffix(frame.file.rstrip(os.sep)) not in SOURCE_SUFFIXES.get(language, ()):\n",
         "    if not plain_path(frame.file):\n",
         [Y + "test_a_pasted_frame_never_shows_a_file_outside_your_code"],
     ),
     (
         "M46 no hidden folder in your code",
         "leafexplain/locate/files.py",
-        ' and not any(part.startswith(".") for part in Path(os.path.relpath(real, base)).parts):\n',
+        ' and not any(part.startswith(".") for part in os.path.relpath(real, base).split(os.sep)):\n',
         ":\n",
         [Y + "test_a_pasted_frame_never_shows_a_file_outside_your_code"],
     ),
     (
         "M47 a Python line that differs shows no lines",
         "leafexplain/locate/files.py",
-        "            return Snippet(str(shown), frame.line, frame.line, (), language_of(shown.name), note)\n",
-        "            line = frame.line\n",
+        "            return Snippet(shown, frame.line, frame.line, (), language_of(shown), note)\n",
+        "            return Snippet(shown, frame.line, *window(lines, frame.line, context), language_of(shown), note)\n",
         [Y + "test_a_python_line_that_differs_gives_its_path_and_a_note_without_content"],
     ),
     (
@@ -388,8 +391,8 @@ MUTATIONS += [
     (
         "M49 a path with a control character is refused",
         "leafexplain/locate/files.py",
-        " and not _NOT_A_PATH.search(file)\n",
-        "\n",
+        '    return (file.isprintable() and "\\ufffd" not in file) or not _NOT_A_PATH.search(file)  # the regex: a rare file\n',
+        "    return True\n",
         [Y + "test_a_path_with_a_control_character_is_refused_even_when_that_file_exists"],
     ),
     (
@@ -454,26 +457,26 @@ MUTATIONS += [
     (
         "M58 the index read once open, never followed",
         "leafexplain/records/index.py",
-        "        data = read_regular(path, largest, follow=False)\n",
-        "        data = path.read_bytes()\n",
+        "        handle = open_regular(path, max_bytes=largest, follow=False, buffering=0)\n",
+        '        handle = open(path, "rb", buffering=0)\n',
         [
             S + "test_whatever_stands_where_the_index_goes_is_never_read_as_one[fifo]",
             S + "test_whatever_stands_where_the_index_goes_is_never_read_as_one[symlink to a file]",
         ],
     ),
     (
-        "M59 index rows checked at load",
-        "leafexplain/records/index_file.py",
-        "    if count * len(_SKELETON) > len(blob) or blob.translate(None, _NOT_SEPARATORS) != _SKELETON * count:\n",
-        "    if False:\n",
+        "M59 index rows checked as read",
+        "leafexplain/records/index_read.py",
+        '        if len(row) != len(ROW_FIELDS):\n            raise IndexDamaged(f"row {index} is malformed")\n',
+        "",
         [S + "test_an_index_with_a_valid_checksum_but_malformed_rows_is_rebuilt"],
     ),
     (
         "M60 index places checked before a record is read",
-        "leafexplain/records/index_file.py",
+        "leafexplain/records/index_read.py",
         "        if not (0 <= file < files and offset >= 0 and 0 <= length <= MAX_RECORD_BYTES and item >= -1 and line >= 0):\n",
         "        if False:\n",
-        [S + "test_an_index_with_a_valid_checksum_but_malformed_rows_is_rebuilt"],
+        [T + "test_faults.py::test_a_crafted_body_under_valid_checksums_never_ends_a_run"],
     ),
     (
         "M61 a row that lies is read afresh",
@@ -589,8 +592,8 @@ MUTATIONS += [
     (
         "M76 relative XDG folders ignored",
         "leafexplain/env.py",
-        "    return Path(value) if os.path.isabs(value) else home(environ) / default\n",
-        "    return Path(value) if value else home(environ) / default\n",
+        "    return value if os.path.isabs(value) else os.path.join(home(environ), default)\n",
+        "    return value if value else os.path.join(home(environ), default)\n",
         [E + "test_relative_xdg_folders_are_ignored"],
     ),
     (
@@ -638,9 +641,99 @@ MUTATIONS += [
     (
         "M83 the source cache read once open, never followed",
         "leafexplain/locate/cached.py",
-        "        entry = json.loads(read_regular(entry_path(root, place), MAX_ENTRY_BYTES, follow=False))\n",
-        "        entry = json.loads(entry_path(root, place).read_bytes())\n",
+        "        entry = json.loads(read_regular(path, MAX_ENTRY_BYTES, follow=False))\n",
+        '        entry = json.loads(open(path, "rb").read())\n',
         [S + "test_a_fifo_in_the_source_cache_is_not_an_entry"],
+    ),
+]
+# Round 3 (issue 14): your code from ~ or /, one-line record fields, an output that cannot be written, devices and
+# FIFOs for --file, the root as records folder, stderr redacted, windows that never cut an error in two.
+MUTATIONS += [
+    (
+        "M84 the current folder is not your code from ~ or /",
+        "leafexplain/locate/files.py",
+        "        cwd = [here] if here and not _holds_home(here, user_home) else []\n",
+        "        cwd = [here] if here else []\n",
+        [Y + "test_run_from_your_home_or_above_it_no_file_there_is_your_code"],
+    ),
+    (
+        "M85 one-line record fields",
+        "leafexplain/records/schema.py",
+        '    return isinstance(value, str) and not all_printable(value, "\\t") and bool(_BREAK_OR_CONTROL.search(value))\n',
+        "    return False\n",
+        [T + "test_hostile_records.py::test_a_one_line_field_with_a_line_break_or_control_is_refused"],
+    ),
+    (
+        "M86 an output that cannot be written is 74",
+        "leafexplain/cli/guard.py",
+        (
+            "        if exc.errno in WRITE_ERRNOS:\n            return cannot_write(env, exc)\n",
+            "    if failed is not None:\n        return cannot_write(env, failed)\n",
+        ),
+        ("", ""),
+        [
+            T + "test_output_failures.py::test_a_full_disk_for_the_output_is_74_and_one_line",
+            T + "test_output_failures.py::test_a_read_only_output_is_74",
+        ],
+    ),
+    (
+        "M87 --file refuses a device",
+        "leafexplain/intake/reading.py",
+        "    problem = _not_readable_input(fd)\n",
+        "    problem = None\n",
+        [S + "test_a_device_that_never_ends_is_no_input"],
+    ),
+    (
+        "M88 --file opens without blocking",
+        "leafexplain/intake/reading.py",
+        '        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))\n',
+        '        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))\n',
+        [S + "test_a_fifo_nobody_writes_to_is_empty_input_and_dev_null_too"],
+    ),
+    (
+        "M89 the file system's root is no records folder",
+        "leafexplain/records/files.py",
+        "    if os.path.realpath(root) == os.path.realpath(os.sep):",
+        "    if False:",
+        [S + "test_the_roots_folder_is_no_records_folder_and_a_walk_is_bounded"],
+    ),
+    (
+        "M89b a records folder's walk is bounded",
+        "leafexplain/records/files.py",
+        "        if walked == MAX_FOLDERS:",
+        "        if False:",
+        [S + "test_the_roots_folder_is_no_records_folder_and_a_walk_is_bounded"],
+    ),
+    (
+        "M90 stderr lines are redacted",
+        "leafexplain/render/__init__.py",
+        "    if env.redact:\n        from leafexplain.redact import redact\n\n        message = redact(message)\n",
+        "",
+        [
+            T + "test_redact.py::test_every_diagnostic_on_stderr_is_redacted",
+            T + "test_redact.py::test_a_warning_is_redacted_unless_the_environment_says_not",
+        ],
+    ),
+    (
+        "M91 a full window ends before the last error that opens in it",
+        "leafexplain/intake/stream.py",
+        "        return line if line > start else end\n",
+        "        return end\n",
+        [T + "test_dense_logs.py::test_a_repeated_multi_line_error_is_one_event_across_window_boundaries"],
+    ),
+    (
+        "M92 run with no program named is 127",
+        "leafexplain/cli/explain.py",
+        "    if not argv[0]:",
+        "    if False:",
+        [T + "test_run.py::test_exit_codes_of_the_command"],
+    ),
+    (
+        "M93 a jsonl line with no end is skipped this far at most",
+        "leafexplain/records/files.py",
+        "            if length > MAX_SKIP_BYTES:",
+        "            if False:",
+        [T + "test_hostile_records.py::test_two_gigabyte_record_files_are_refused_and_the_rest_loads"],
     ),
 ]
 

@@ -110,7 +110,18 @@ def events_in(
     elif paragraphs:
         events.extend(_paragraphs(lines, claimed))
     events.sort(key=lambda e: e.line_number)
-    return [e._replace(line_number=origin[min(e.line_number, len(origin)) - 1] + first_line) for e in events]
+    return [
+        e._replace(line_number=origin[min(e.line_number, len(origin)) - 1] + first_line, language=_language(e))
+        for e in events
+    ]
+
+
+def _language(event: ErrorEvent) -> str:
+    """PyO3 raises a Rust panic in Python as `pyo3_runtime.PanicException`, its message the panic's: a Rust panic
+    for the records (polars, tokenizers and every PyO3 library), with the Python frames that led to it."""
+    if event.language == "python" and short_class(event.error_type) == "PanicException":
+        return "rust"
+    return event.language
 
 
 def extract_events(text: str) -> list[ErrorEvent]:

@@ -55,6 +55,18 @@ def _unfold_escaped(line: str) -> list[str] | None:
     return [before, *lines, after] if before.strip() else [*lines, after]
 
 
+def _without_fences(line: str) -> str:
+    """A code fence written on the error's own line (```` ```KeyError: 'x'``` ````): the fences go, and the
+    backticks inside are the message's own (`` `Result::unwrap()` ``), never inline code."""
+    body = line.lstrip()
+    indent, mark = line[: len(line) - len(body)], body[:3]
+    body = body.lstrip(mark[0])
+    stripped = body.rstrip()
+    if stripped.endswith(mark):
+        body = stripped.rstrip(mark[0])
+    return indent + body
+
+
 def unfold(lines: list[str]) -> tuple[list[str], list[int]]:
     """The lines as the extractors should read them, and the input line each one came from."""
     out: list[str] = []
@@ -69,6 +81,8 @@ def unfold(lines: list[str]) -> tuple[list[str], list[int]]:
             out.extend(unfolded)
             origin.extend([number] * len(unfolded))
             continue
+        if line.lstrip().startswith(("```", "~~~")) and any(word in line for word in _EXCEPTION_WORDS):
+            line = _without_fences(line)
         if (
             line.lstrip()[:1] in ("*", "_", "`")
             and any(word in line for word in _EXCEPTION_WORDS)  # what both regexes need: compiled only then
