@@ -33,7 +33,7 @@ _BIDI = lazy_regex(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 MARK = "\ufffd"
 _PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
 # What `printable` shows escaped: every control character, C1 and bidi control, lone surrogate.
-_UNPRINTABLE = lazy_regex(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNPRINTABLE = lazy_regex(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ud800-\udfff]")
 
 # Only https links to GitHub-like hosts, with no credentials: a record is data from elsewhere,
 # and a link in a terminal is clicked on trust. The path holds only the characters a URL may

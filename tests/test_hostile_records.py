@@ -387,3 +387,15 @@ def test_a_line_separator_in_record_prose_is_not_shown() -> None:
     view = record_view(Record(**{"slug": "widget", **record(documentation="one\u2028two\u2029three")}))
     text = render_plain([view], 100)
     assert "\u2028" not in text and "\u2029" not in text and "one" in text
+
+
+def test_a_dataset_version_with_a_line_break_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "r.json").write_text(json.dumps({"record": record(), "datasetVersion": "1.0\nFORGED line"}))
+    loaded = load_paths([str(tmp_path)])
+    assert list(loaded.records) == [] and [p.field for p in loaded.problems] == ["datasetVersion"]
+
+
+def test_a_diagnostic_quoting_a_line_separator_stays_one_line(cli) -> None:
+    for args in (["show", "x\u2029FORGED"], ["search", "zzqq\u2028FORGED"], ["--file", "/nonexist\u2029FORGED"]):
+        err = cli(*args).stderr
+        assert err.count("\n") == 1 and "\u2028" not in err and "\u2029" not in err and "\\u202" in err, args

@@ -308,3 +308,15 @@ def test_the_roots_folder_is_no_records_folder_and_a_walk_is_bounded(tmp_path: P
     problems = []
     assert len(list(files.record_file_names(str(tmp_path), problems))) == 2
     assert "more than 3 folders below it" in problems[0].message
+
+
+def test_a_file_the_system_makes_up_is_read_to_a_bound(tmp_path: Path) -> None:
+    if not os.path.exists("/proc/self/pagemap"):
+        pytest.skip("no /proc here")
+    done = subprocess.run(
+        [*leafexplain_command(), "--file", "/proc/self/pagemap"],
+        capture_output=True,
+        env=Isolated(tmp_path).environ,
+        timeout=60,
+    )
+    assert done.returncode == 2 and b"only its first 64 MB are read" in done.stderr

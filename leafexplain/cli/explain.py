@@ -149,17 +149,22 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     if not _root_ok(opts, explaining):
         return ExitStatus.USAGE_ERROR
     in_actions = env.environ.get("GITHUB_ACTIONS") == "true"
+
+    def ended(code: int, message: str) -> int:
+        """The command could not run: one line, and the code a shell gives, even where stderr cannot take it."""
+        with StatusKept(explaining):
+            warn(explaining, message)
+            settle(explaining)
+        return code
+
     if not argv[0]:  # `run -- ""`: no program named, as a shell says it
-        warn(explaining, "'': command not found")
-        return EXIT_NOT_FOUND
+        return ended(EXIT_NOT_FOUND, "'': command not found")
     try:
         outcome = run_and_scan(argv, child_env=child_environment(env), limits=opts.limits, redact=not opts.no_redact)
     except FileNotFoundError:
-        warn(explaining, f"{argv[0]}: command not found")
-        return EXIT_NOT_FOUND
+        return ended(EXIT_NOT_FOUND, f"{argv[0]}: command not found")
     except OSError as exc:
-        warn(explaining, f"{argv[0]}: cannot run: {exc.strerror or exc}")
-        return EXIT_CANNOT_RUN
+        return ended(EXIT_CANNOT_RUN, f"{argv[0]}: cannot run: {exc.strerror or exc}")
     with StatusKept(explaining):
         records = session.RecordsOnce(opts.records, bundled=not opts.no_bundled, environ=env.environ)
         report = session.explain(outcome.collected, records, opts.limits, local=_local_paths(opts, env))

@@ -74,7 +74,8 @@ def _internal_error(env: Environment, exc: Exception) -> int:
 
 
 # What writing to a full disk, a read-only descriptor or a device that fails gives: the output is lost, not a bug.
-WRITE_ERRNOS = frozenset({28, 122, 27, 5, 9, 30})  # ENOSPC, EDQUOT, EFBIG, EIO, EBADF, EROFS (Linux numbers)
+# A non-blocking output that is full (EAGAIN: a parent set O_NONBLOCK on a shared descriptor) is lost output too.
+WRITE_ERRNOS = frozenset({28, 122, 27, 5, 9, 30, 11})  # ENOSPC, EDQUOT, EFBIG, EIO, EBADF, EROFS, EAGAIN (Linux)
 
 
 def cannot_write(env: Environment, exc: OSError) -> int:

@@ -62,7 +62,35 @@ def open_input(path: str, env: Environment) -> BinaryIO:
         raise InputError(f"cannot read {path}: {problem}")
     if hasattr(os, "set_blocking"):
         os.set_blocking(fd, True)
-    return os.fdopen(fd, "rb")
+    stream = os.fdopen(fd, "rb")
+    info = os.fstat(fd)
+    if info.st_size == 0 and info.st_mode & 0o170000 == 0o100000:
+        # A regular file of no size that reads as much as you like (`/proc/self/pagemap`, `/sys/...`): the system
+        # makes it up as it is read. No log is such a file; its first PSEUDO_FILE_BYTES are read, no more.
+        return _Capped(stream, PSEUDO_FILE_BYTES)  # type: ignore[return-value]
+    return stream
+
+
+PSEUDO_FILE_BYTES = 64 << 20
+
+
+class _Capped:
+    """A stream read up to a number of bytes; past it, one OSError says so (the input ends there, explained)."""
+
+    def __init__(self, stream: BinaryIO, limit: int) -> None:
+        self.stream, self.left = stream, limit
+
+    def read(self, size: int = -1) -> bytes:
+        if self.left <= 0:
+            if self.stream.read(1):
+                raise OSError(f"only its first {PSEUDO_FILE_BYTES >> 20} MB are read (a file the system makes up)")
+            return b""
+        data = self.stream.read(self.left if size < 0 else min(size, self.left))
+        self.left -= len(data)
+        return data
+
+    def close(self) -> None:
+        self.stream.close()
 
 
 def _not_readable_input(fd: int) -> str | None:

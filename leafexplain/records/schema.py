@@ -242,6 +242,8 @@ def validate_record(
         return None, problems
     if not checked:
         problems = _shape_problems(values, problem)
+        if _not_one_line(dataset_version):  # the wrapper's, shown as a line of `show`
+            problems.append(problem(ONE_LINE_RULE, "datasetVersion"))
         if problems:
             return None, problems
     values.setdefault("slug", "")
