@@ -172,7 +172,17 @@ class Environment:
 
 
 def home(environ: Mapping[str, str]) -> str:
-    return environ.get("HOME") or os.path.expanduser("~")
+    """The home folder: HOME when it is an absolute path, else the user's own from the password database (an
+    empty HOME would make it `/`, and every file on the machine one of yours)."""
+    value = environ.get("HOME", "")
+    if os.path.isabs(value):
+        return value
+    try:
+        import pwd  # only when HOME is missing or not a path
+
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError, OSError):
+        return os.path.expanduser("~")
 
 
 def _xdg_dir(environ: Mapping[str, str], name: str, default: str) -> str:
@@ -285,12 +295,4 @@ def _isatty(stream: object) -> bool:
     try:
         return bool(stream) and stream.isatty()  # type: ignore[attr-defined]
     except (ValueError, OSError):
-        return False
-
-
-def is_terminal(fd: int) -> bool:
-    """Whether a descriptor leafexplain opened (a `--file` path) is a terminal: read like stdin on one."""
-    try:
-        return os.isatty(fd)
-    except OSError:
         return False

@@ -320,3 +320,13 @@ def test_a_file_the_system_makes_up_is_read_to_a_bound(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 2 and b"only its first 64 MB are read" in done.stderr
+
+
+def test_stdin_from_a_device_that_never_ends_is_no_input_and_ptmx_is_a_device(tmp_path: Path) -> None:
+    env = Isolated(tmp_path).environ
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run([*leafexplain_command()], stdin=zero, capture_output=True, env=env, timeout=30)
+    assert done.returncode == 2 and b"cannot read stdin: it is a device" in done.stderr
+    if os.path.exists("/dev/ptmx"):
+        done = subprocess.run([*leafexplain_command(), "--file", "/dev/ptmx"], capture_output=True, env=env, timeout=30)
+        assert done.returncode == 2 and b"a device, not a file or a pipe" in done.stderr

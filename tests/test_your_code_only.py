@@ -200,3 +200,10 @@ def test_run_from_your_home_or_above_it_no_file_there_is_your_code(user: Home, w
     for text in (python_paste(str(script), 2, "def main():"), rust_paste(f"{rust}:3:5")):
         for fmt in ("plain", "json"):
             assert SECRET not in user.run(text, fmt, cwd=cwd)
+
+
+def test_an_empty_home_variable_is_not_the_root_folder() -> None:
+    from leafexplain.env import home
+
+    assert home({"HOME": ""}) not in ("", "/") and home({"HOME": "relative/path"}).startswith("/")
+    assert home({"HOME": "/somewhere/else"}) == "/somewhere/else"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 
-from leafexplain.env import Environment, is_terminal
+from leafexplain.env import Environment
 from leafexplain.intake.stream import read_chunks
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
@@ -39,6 +39,15 @@ class Chunks:
 def _stdin(env: Environment) -> BinaryIO:
     if env.stdin is None:
         raise InputError("cannot read stdin: it is closed (no input)")
+    try:
+        fd = env.stdin.fileno()
+    except (OSError, ValueError):  # a stream in memory
+        return env.stdin
+    if not env.stdin_isatty:  # a terminal is read as typed; anything else is checked as a --file is
+        problem = _not_readable_input(fd)
+        if problem:
+            raise InputError(f"cannot read stdin: {problem}")
+        return _bounded(env.stdin, fd)
     return env.stdin
 
 
@@ -62,11 +71,15 @@ def open_input(path: str, env: Environment) -> BinaryIO:
         raise InputError(f"cannot read {path}: {problem}")
     if hasattr(os, "set_blocking"):
         os.set_blocking(fd, True)
-    stream = os.fdopen(fd, "rb")
+    return _bounded(os.fdopen(fd, "rb"), fd)
+
+
+def _bounded(stream: BinaryIO, fd: int) -> BinaryIO:
+    """`stream` as it is, or read to a bound where it is a regular file of no size that reads as much as you
+    like (`/proc/self/pagemap`, `/sys/...`): the system makes it up as it is read. No log is such a file; its
+    first PSEUDO_FILE_BYTES are read, no more."""
     info = os.fstat(fd)
     if info.st_size == 0 and info.st_mode & 0o170000 == 0o100000:
-        # A regular file of no size that reads as much as you like (`/proc/self/pagemap`, `/sys/...`): the system
-        # makes it up as it is read. No log is such a file; its first PSEUDO_FILE_BYTES are read, no more.
         return _Capped(stream, PSEUDO_FILE_BYTES)  # type: ignore[return-value]
     return stream
 
@@ -103,7 +116,7 @@ def _not_readable_input(fd: int) -> str | None:
         return "it is a folder"
     if stat.S_ISBLK(mode):
         return "it is a device, not a file or a pipe"
-    if stat.S_ISCHR(mode) and not is_terminal(fd):
+    if stat.S_ISCHR(mode):  # a terminal or /dev/ptmx too: only /dev/null, which ends at once, is input
         try:
             if os.fstat(fd).st_rdev == os.stat(os.devnull).st_rdev:
                 return None
