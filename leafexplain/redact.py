@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from leafexplain.models import ErrorEvent, Frame
 from leafexplain.named import NamedTuple
 
 MARK = "…[redacted]"
@@ -232,6 +233,8 @@ KINDS: tuple[Kind, ...] = (
     ),
 )
 KIND_NAMES = tuple(dict.fromkeys(kind.name for kind in KINDS))
+_TRIGGERS = tuple(dict.fromkeys(t for kind in KINDS if not kind.folded for t in kind.triggers))
+_FOLDED_TRIGGERS = tuple(dict.fromkeys(t for kind in KINDS if kind.folded for t in kind.triggers))
 
 
 @cache
@@ -247,13 +250,24 @@ class Redactor:
 
     def __init__(self) -> None:
         self.found: dict[str, int] = {}
+        self.seen: dict[str, str] = {}  # texts of events already redacted (`event`), and what they became
+        self.frames: dict[int, tuple[tuple[Frame, ...], tuple[Frame, ...]]] = {}  # the same, for frames tuples
 
     def __call__(self, text: str) -> str:
-        folded: str | None = None
+        # Each trigger looked for once (kinds share them: `key`, `://`), and the text lowered only for the
+        # triggers of the kinds that are case-blind: most texts hold none, and pass in a few scans.
+        present = {t for t in _TRIGGERS if t in text}
+        folded: str | None = text.lower()
+        present_folded = {t for t in _FOLDED_TRIGGERS if t in folded}
+        if not present and not present_folded:
+            return text
         for index, kind in enumerate(KINDS):
             if not kind.folded:
-                if any(t in text for t in kind.triggers):
+                if any(t in present for t in kind.triggers):
                     text = _compiled(index).sub(self._replacer(kind), text)
+                    folded = None
+                continue
+            if not any(t in present_folded for t in kind.triggers):
                 continue
             if folded is None:
                 folded = text.lower()
@@ -262,6 +276,47 @@ class Redactor:
                 if replaced is not text:
                     text, folded = replaced, None
         return text
+
+    def event(self, event: ErrorEvent) -> ErrorEvent:
+        """The event with its secrets replaced in every text it holds (message, frames, test and thread names).
+        A text met before is not looked through again: a long log repeats the same frames and messages."""
+        seen = self.seen
+
+        def clean(text: str | None) -> str | None:
+            if not text:
+                return text
+            done = seen.get(text)
+            if done is None:
+                done = seen[text] = self(text)
+            return done
+
+        def frame(f: Frame | None) -> Frame | None:
+            if f is None:
+                return None
+            file, function, code = clean(f.file), clean(f.function), clean(f.code)
+            if (file, function, code) == (f.file, f.function, f.code):
+                return f
+            return f._replace(file=file, function=function, code=code)
+
+        frames = self.frames.get(id(event.frames))
+        if frames is None or frames[0] is not event.frames:  # copies of one error share their frames
+            cleaned = tuple(map(frame, event.frames))
+            kept = event.frames if cleaned == event.frames else cleaned
+            frames = self.frames[id(event.frames)] = (event.frames, kept)
+        changed = (
+            clean(event.message),
+            frame(event.location),
+            frames[1],
+            frame(event.user_frame),
+            clean(event.test),
+            clean(event.thread),
+        )
+        if changed == (event.message, event.location, event.frames, event.user_frame, event.test, event.thread):
+            return event  # nothing secret in it: the event as it was
+        message, location, new_frames, user, test, thread = changed
+        return event._replace(
+            message=message, location=location, frames=new_frames, user_frame=user, test=test, thread=thread
+        )
 
     def _replacer(self, kind: Kind) -> Callable[[re.Match[str]], str]:
         def replace(match: re.Match[str]) -> str:

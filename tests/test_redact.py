@@ -529,3 +529,16 @@ def test_each_kind_in_a_url_is_redacted(kind: str, output: str, cli) -> None:
     assert result.returncode in (0, 1), result.stderr
     assert result.stdout.strip()
     assert hidden not in result.stdout and hidden not in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["github-token", "aws-access-key", "url-credentials", "authorization-header"])
+def test_a_long_logs_errors_are_redacted_too(kind: str, cli, tmp_path: Path) -> None:
+    # Over a megabyte, a log is read in windows and only its errors' texts are redacted: they are what is shown.
+    full, secret, _ = SECRETS[kind]
+    noise = "2026-11-30T10:15:00Z step 1234 loss 0.1234 nothing to see here at all\n" * 20_000
+    log = tmp_path / "big.log"
+    log.write_text(noise + traceback_with(full) + noise + traceback_with(full))
+    result = cli("--format", "json", "--file", str(log))
+    assert secret not in result.stdout + result.stderr
+    document = json.loads(result.stdout)
+    assert document["events"][0]["count"] == 2 and document["redacted"]

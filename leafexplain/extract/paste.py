@@ -55,6 +55,10 @@ def _unfold_escaped(line: str) -> list[str] | None:
     return [before, *lines, after] if before.strip() else [*lines, after]
 
 
+def _names_exception(line: str) -> bool:
+    return any(word in line for word in _EXCEPTION_WORDS)
+
+
 def _without_fences(line: str) -> str:
     """A code fence written on the error's own line (```` ```KeyError: 'x'``` ````): the fences go, and the
     backticks inside are the message's own (`` `Result::unwrap()` ``), never inline code."""
@@ -81,7 +85,7 @@ def unfold(lines: list[str]) -> tuple[list[str], list[int]]:
             out.extend(unfolded)
             origin.extend([number] * len(unfolded))
             continue
-        if line.lstrip().startswith(("```", "~~~")) and any(word in line for word in _EXCEPTION_WORDS):
+        if ("```" in line or "~~~" in line) and line.lstrip().startswith(("```", "~~~")) and _names_exception(line):
             line = _without_fences(line)
         if (
             line.lstrip()[:1] in ("*", "_", "`")

@@ -41,10 +41,17 @@ def bound(events: list[ErrorEvent], limits: Limits) -> tuple[list[ErrorEvent], i
 def window_events(
     window: Window, redactor: Redactor | None, *, bare: bool, typed: bool = False, paragraphs: bool = False
 ) -> list[ErrorEvent]:
-    """The events of one window of the input, its secrets redacted first: every event, and so every
-    output and diagnostic made from it, holds the text as redacted."""
-    text = window.text if redactor is None else redactor(window.text)
-    return events_in(text, bare=bare, first_line=window.first_line, typed=typed, paragraphs=paragraphs)
+    """The events of one window of the input, with their secrets redacted: every event, and so every output
+    and diagnostic made from it, holds the text as redacted. A whole input (a paste, a short output) is redacted
+    before its errors are read, guesses and all; a window of a long log has only its events' texts redacted,
+    as only they are shown (looking through every window for every kind of secret cost more than reading it)."""
+    if redactor is None:
+        return events_in(window.text, bare=bare, first_line=window.first_line, typed=typed, paragraphs=paragraphs)
+    if window.whole:
+        text = redactor(window.text)
+        return events_in(text, bare=bare, first_line=window.first_line, typed=typed, paragraphs=paragraphs)
+    events = events_in(window.text, bare=bare, first_line=window.first_line, typed=typed, paragraphs=paragraphs)
+    return [redactor.event(event) for event in events]
 
 
 def collect(
