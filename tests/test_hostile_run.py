@@ -3,10 +3,12 @@ and its exit code is always the child's, whatever leafexplain's own streams are 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,28 @@ def test_the_exit_code_is_the_childs_with_closed_streams(tmp_path: Path, fds: tu
 def test_a_closed_stdin_is_dev_null_for_the_child(tmp_path: Path) -> None:
     """The child reads an empty input and ends, as from /dev/null."""
     assert run_closed((0,), "cat; exit 3", tmp_path) == 3
+
+
+def test_a_non_blocking_output_that_fills_up_is_waited_for(tmp_path: Path) -> None:
+    # A parent set O_NONBLOCK on the pipe it gave us for stderr and reads it late: the pipe fills, and each write
+    # waits for room (as a blocking write does); the command is never cut off, its code stands.
+    import fcntl
+
+    read_end, write_end = os.pipe()
+    with contextlib.suppress(OSError):
+        fcntl.fcntl(write_end, 1031, 4096)  # F_SETPIPE_SZ (Linux): a small pipe fills at once
+    fcntl.fcntl(write_end, fcntl.F_SETFL, fcntl.fcntl(write_end, fcntl.F_GETFL) | os.O_NONBLOCK)
+    child = "import sys; sys.stderr.write('line\\n' * 50000 + 'KeyError: 1\\n'); sys.exit(3)"
+    proc = subprocess.Popen(
+        [*leafexplain_command(), "run", "--", sys.executable, "-c", child],
+        stderr=write_end,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        env=Isolated(tmp_path).environ,
+    )
+    os.close(write_end)
+    time.sleep(2)  # the pipe is full by now
+    with os.fdopen(read_end, "rb") as reader:
+        out = reader.read()
+    assert proc.wait(timeout=60) == 3
+    assert out.count(b"line\n") == 50000 and b"KeyError" in out

@@ -139,7 +139,12 @@ class EventCollector:
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view) :]
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:  # our output is non-blocking (a parent's choice) and full: wait, as a write would
+            import select
+
+            select.select([], [fd], [])
 
 
 def _pump(
