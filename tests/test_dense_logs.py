@@ -96,8 +96,7 @@ def test_copies_read_without_a_parse_are_the_events_a_parse_gives(monkeypatch: p
     harness = "---- tests::one stdout ----\n" + PANIC + "\ntest result: FAILED. 0 passed; 1 failed\n"
     text = (chained + "\n" + PANIC + "\n" + TRACEBACK + "\n" + harness) * 5 + (TRACEBACK + "\n") * 3 + PANIC * 3
     events = events_in(text, bare=False)
-    from leafexplain.extract import python, rust
+    from leafexplain.extract import common
 
-    for module in (python, rust):
-        monkeypatch.setattr(module, "repeats", lambda lines, i, block: False)
+    monkeypatch.setattr(common, "repeats", lambda lines, i, block: False)
     assert events == events_in(text, bare=False) and len(events) == 5 * 5 + 6

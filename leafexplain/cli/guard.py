@@ -6,6 +6,7 @@ arguments) and our own bugs each end the run with a code of their own and at mos
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import sys
@@ -75,7 +76,11 @@ def _internal_error(env: Environment, exc: Exception) -> int:
 
 # What writing to a full disk, a read-only descriptor or a device that fails gives: the output is lost, not a bug.
 # A non-blocking output that is full (EAGAIN: a parent set O_NONBLOCK on a shared descriptor) is lost output too.
-WRITE_ERRNOS = frozenset({28, 122, 27, 5, 9, 30, 11})  # ENOSPC, EDQUOT, EFBIG, EIO, EBADF, EROFS, EAGAIN (Linux)
+WRITE_ERRNOS = frozenset(
+    getattr(errno, name)
+    for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO", "EBADF", "EROFS", "EAGAIN")
+    if hasattr(errno, name)
+)
 
 
 def cannot_write(env: Environment, exc: OSError) -> int:

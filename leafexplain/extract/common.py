@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from leafexplain.libraries import is_library_frame
-from leafexplain.models import Frame
+from leafexplain.models import ErrorEvent, Frame
 from leafexplain.regex import lazy_regex
 
 LineStripper = Callable[[str], "str | None"]
@@ -87,3 +87,35 @@ def trim_blank(lines: list[str]) -> list[str]:
 def repeats(lines: list[str], i: int, block: list[str]) -> bool:
     """`lines` hold `block` again from `i` on: a copy of an error read just before (and of the lines after it)."""
     return lines[i : i + len(block)] == block
+
+
+class LastError:
+    """The error an extractor read last: its lines and the `lookahead` lines after them (all that decided where
+    it ended), the state it was read in, and its event. A log that repeats one error thousands of times reads
+    each copy as one comparison of lines, not one parse."""
+
+    __slots__ = ("block", "event", "lookahead", "state")
+
+    def __init__(self, lookahead: int) -> None:
+        self.lookahead = lookahead
+        self.block: list[str] = []
+        self.state: object = None
+        self.event: ErrorEvent | None = None
+
+    def copy_at(self, lines: list[str], i: int, claimed: list[bool], state: object = None) -> int:
+        """How many lines from `i` are a copy of it, in the same state, now claimed (its event is `event`); 0:
+        none."""
+        block = self.block
+        if self.event is None or lines[i] != block[0] or state != self.state:
+            return 0
+        length = len(block) - self.lookahead
+        if not repeats(lines, i, block) or any(claimed[i : i + length]):
+            return 0
+        for k in range(i, i + length):
+            claimed[k] = True
+        return length
+
+    def remember(self, lines: list[str], start: int, end: int, event: ErrorEvent, state: object = None) -> None:
+        """The error read at lines[start:end]: a copy needs the same lines after it, so they must be there."""
+        if end + self.lookahead <= len(lines):
+            self.block, self.state, self.event = lines[start : end + self.lookahead], state, event

@@ -89,7 +89,7 @@ def unfold(lines: list[str]) -> tuple[list[str], list[int]]:
             line = _without_fences(line)
         if (
             line.lstrip()[:1] in ("*", "_", "`")
-            and any(word in line for word in _EXCEPTION_WORDS)  # what both regexes need: compiled only then
+            and _names_exception(line)  # what both regexes need: compiled only then
             and (m := _EMPHASIS.match(line) or _OPEN_EMPHASIS.match(line))
         ):
             line = m.group("indent") + m.group("inner") + m.group("rest")

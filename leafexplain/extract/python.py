@@ -9,9 +9,9 @@ from leafexplain.extract.common import (
     CLIPPED_EXCEPTION_LINE,
     EXCEPTION_LINE,
     MODULE_EXCEPTION_LINE,
+    LastError,
     LineStripper,
     prefix_stripper,
-    repeats,
     trim_blank,
     user_frame,
 )
@@ -180,25 +180,18 @@ def _strip_group_markup(lines: list[str], start: int) -> tuple[list[str], int]:
 
 def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
-    # The last traceback read: its lines and the three after them (all that decided where it ended and whether
-    # it is chained), and its event. A log that repeats one traceback thousands of times reads each copy as
-    # one comparison of lines, not one parse.
-    last_lines: list[str] = []
-    last_event: ErrorEvent | None = None
+    last = LastError(_LOOKAHEAD)
     i = 0
     while i < len(lines):
         if claimed[i]:
             i += 1
             continue
         line = lines[i]
-        if last_event is not None and line == last_lines[0]:
-            length = len(last_lines) - _LOOKAHEAD
-            if repeats(lines, i, last_lines) and not any(claimed[i : i + length]):
-                for k in range(i, i + length):
-                    claimed[k] = True
-                events.append(last_event._replace(line_number=offset + i + 1))
-                i += length
-                continue
+        copied = last.copy_at(lines, i, claimed)
+        if copied:
+            events.append(last.event._replace(line_number=offset + i + 1))  # type: ignore[union-attr]
+            i += copied
+            continue
         group = GROUP_ANCHOR.match(line) if "Traceback" in line else None
         if group:
             block, end = _strip_group_markup(lines, i)
@@ -227,8 +220,7 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
                 em.group("type"), message, frames, offset + start, _chain_after(lines, end, strip), "python-traceback"
             )
             events.append(event)
-            if end + _LOOKAHEAD <= len(lines):  # a copy needs the same lines after it, so they must be there
-                last_lines, last_event = lines[start : end + _LOOKAHEAD], event
+            last.remember(lines, start, end, event)
             i = end
             continue
         fm = FILE_LINE.match(line) if 'File "' in line else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from leafexplain.extract.common import prefix_stripper, repeats, trim_blank, user_frame
+from leafexplain.extract.common import LastError, prefix_stripper, trim_blank, user_frame
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.regex import lazy_regex
 
@@ -221,12 +221,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
     test: str | None = None  # the test whose captured output this is (`---- name stdout ----`)
     harness = False  # in `cargo test` output: a panicking thread named other than main is the test's own
-    # The last panic read: its lines and the LOOKAHEAD after them (all that decided where it ended), the
-    # harness's state it was read in, and its event. A log that repeats one panic thousands of times reads
-    # each copy as one comparison of lines, not one parse.
-    last_lines: list[str] = []
-    last_state: tuple[str | None, bool] | None = None
-    last_event: ErrorEvent | None = None
+    last = LastError(LOOKAHEAD)
     i = 0
     while i < len(lines):
         if claimed[i]:
@@ -241,14 +236,11 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         elif raw.startswith(("failures:", "test result: ")) and HARNESS_SECTION_END.match(raw.strip()):
             test = None
             harness = raw.startswith("failures:")  # the summary after it names tests, prints no panic
-        if last_event is not None and raw == last_lines[0] and (test, harness) == last_state:
-            length = len(last_lines) - LOOKAHEAD
-            if repeats(lines, i, last_lines) and not any(claimed[i : i + length]):
-                for k in range(i, i + length):
-                    claimed[k] = True
-                events.append(last_event._replace(line_number=i + 1))
-                i += length
-                continue
+        copied = last.copy_at(lines, i, claimed, (test, harness))
+        if copied:
+            events.append(last.event._replace(line_number=i + 1))  # type: ignore[union-attr]
+            i += copied
+            continue
         m = panic_header(raw) if "panicked at" in raw else None
         if not m:
             # The words an abort or main's error needs, looked for here: a long log's every line passes.
@@ -341,6 +333,5 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             line_number=start + 1,
         )
         events.append(event)
-        if i + LOOKAHEAD <= len(lines):  # a copy needs the same lines after it, so they must be there
-            last_lines, last_state, last_event = lines[start : i + LOOKAHEAD], (test, harness), event
+        last.remember(lines, start, i, event, (test, harness))
     return events

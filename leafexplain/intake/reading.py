@@ -44,10 +44,11 @@ def _stdin(env: Environment) -> BinaryIO:
     except (OSError, ValueError):  # a stream in memory
         return env.stdin
     if not env.stdin_isatty:  # a terminal is read as typed; anything else is checked as a --file is
-        problem = _not_readable_input(fd)
+        info = os.fstat(fd)
+        problem = _not_readable_input(fd, info)
         if problem:
             raise InputError(f"cannot read stdin: {problem}")
-        return _bounded(env.stdin, fd)
+        return _bounded(env.stdin, info)
     return env.stdin
 
 
@@ -65,21 +66,23 @@ def open_input(path: str, env: Environment) -> BinaryIO:
         raise InputError(f"cannot read {path}: it is a folder") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    problem = _not_readable_input(fd)
+    info = os.fstat(fd)
+    problem = _not_readable_input(fd, info)
     if problem:
         os.close(fd)
         raise InputError(f"cannot read {path}: {problem}")
     if hasattr(os, "set_blocking"):
         os.set_blocking(fd, True)
-    return _bounded(os.fdopen(fd, "rb"), fd)
+    return _bounded(os.fdopen(fd, "rb"), info)
 
 
-def _bounded(stream: BinaryIO, fd: int) -> BinaryIO:
+def _bounded(stream: BinaryIO, info: os.stat_result) -> BinaryIO:
     """`stream` as it is, or read to a bound where it is a regular file of no size that reads as much as you
     like (`/proc/self/pagemap`, `/sys/...`): the system makes it up as it is read. No log is such a file; its
     first PSEUDO_FILE_BYTES are read, no more."""
-    info = os.fstat(fd)
-    if info.st_size == 0 and info.st_mode & 0o170000 == 0o100000:
+    import stat
+
+    if info.st_size == 0 and stat.S_ISREG(info.st_mode):
         return _Capped(stream, PSEUDO_FILE_BYTES)  # type: ignore[return-value]
     return stream
 
@@ -106,19 +109,19 @@ class _Capped:
         self.stream.close()
 
 
-def _not_readable_input(fd: int) -> str | None:
+def _not_readable_input(fd: int, info: os.stat_result) -> str | None:
     """Why what is open on `fd` is no input: a folder, or a device that never ends (`/dev/zero`, `/dev/urandom`,
     a disk). Files, pipes, FIFOs, sockets, a terminal and /dev/null are read."""
     import stat
 
-    mode = os.fstat(fd).st_mode
+    mode = info.st_mode
     if stat.S_ISDIR(mode):
         return "it is a folder"
     if stat.S_ISBLK(mode):
         return "it is a device, not a file or a pipe"
     if stat.S_ISCHR(mode):  # a terminal or /dev/ptmx too: only /dev/null, which ends at once, is input
         try:
-            if os.fstat(fd).st_rdev == os.stat(os.devnull).st_rdev:
+            if info.st_rdev == os.stat(os.devnull).st_rdev:
                 return None
         except OSError:
             pass

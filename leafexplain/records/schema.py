@@ -86,10 +86,11 @@ MIN_LITERAL_CHARS = 4
 # Control characters never belong in the fields that identify and match a record; two of them
 # separate fields in the index, and ids, slugs and tags are printed as they are (shell completion).
 # Neither do C1 controls or bidi overrides. A pattern may hold tabs and newlines.
-_CONTROL = lazy_regex(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_CONTROLS = r"\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
+_CONTROL = lazy_regex(f"[{_CONTROLS}]")
 # A field shown on one line (a heading, a table's cell, a `key: value` line of `show`) holds no line break of
 # any kind either: a newline in `errorClass` would start a forged line of `list` at column 0.
-_BREAK_OR_CONTROL = lazy_regex(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_BREAK_OR_CONTROL = lazy_regex(f"[\\n{_CONTROLS}]")  # the controls and a newline
 # (The tokens, `repo` and `githubUrl` have stricter rules of their own, below.)
 ONE_LINE_FIELDS = (
     "errorCode",
