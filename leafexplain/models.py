@@ -2,7 +2,8 @@
 
 All are NamedTuples: immutable, compared by value, and built in a fraction of a dataclass's time
 (every run of the command pays for building its classes; `dataclasses` alone imports `inspect`,
-`ast` and `tokenize`). Change one with `_replace`.
+`ast` and `tokenize`). Change one with `_replace`. The two exceptions are the input's failures: `intake/`
+raises them, `session` turns a read error into `Report.input_error`, and the command line says NoInput.
 """
 
 from __future__ import annotations
@@ -188,6 +189,14 @@ class ErrorEvent(NamedTuple):
 Redacted = tuple[tuple[str, int], ...] | None
 
 
+class InputError(Exception):
+    """The input cannot be read: a clear one-line message for the user."""
+
+
+class NoInput(Exception):
+    """Nothing piped, no text, no file: a usage error for the command line to report."""
+
+
 class Collected(NamedTuple):
     """The events found in one input, identical ones grouped, and how many distinct others were dropped."""
 
@@ -352,6 +361,8 @@ class Report(NamedTuple):
     located: tuple[Located, ...] | None = None  # lined up with `findings`; None: not looked up
     limits: Limits = Limits()
     redacted: Redacted = ()  # secrets replaced in the input and in the user's code read here
+    # why the input could not be read, or not to its end (what came before it is explained); None: read whole
+    input_error: str | None = None
 
     @property
     def exit_status(self) -> int:

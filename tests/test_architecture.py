@@ -37,7 +37,7 @@ LAYERS = [
     ["leafexplain.render"],
     ["leafexplain.session"],
     ["leafexplain.cli", "leafexplain.integrations", "leafexplain.authoring", "leafexplain.fetch"],
-    ["leafexplain", "leafexplain.__main__", "leafexplain.api", "leafexplain.hook", "leafexplain.pytest_plugin"],
+    ["leafexplain", "leafexplain.__main__", "leafexplain.api", "leafexplain.hook"],
 ]
 UPWARD_ALLOWED: set[tuple[str, str]] = set()  # at most one, named here with the reason
 
@@ -157,6 +157,16 @@ def test_terminal_facts_are_read_in_env_only() -> None:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.Subscript | ast.Call) and "environ" in ast.unparse(node):
                     assert not any(v in ast.unparse(node) for v in ('"COLUMNS"', '"NO_COLOR"', '"XDG_')), name
+
+
+def test_session_is_the_only_conductor() -> None:
+    """The ways in (cli/, integrations/) ask `session` for an explanation and never run a stage of the pipeline
+    themselves: none of them imports intake/ (reading, running a command) or match/."""
+    ways_in = [m for m in MODULES if m.startswith(("leafexplain.cli", "leafexplain.integrations"))]
+    conducting = {
+        (a, b) for a in ways_in for b in GRAPH[a] if b.startswith(("leafexplain.intake", "leafexplain.match"))
+    }
+    assert ways_in and conducting == set(), sorted(conducting)
 
 
 def test_authoring_is_not_imported_by_the_pipeline() -> None:

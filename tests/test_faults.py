@@ -113,8 +113,9 @@ def open_writer(fifo: Path, proc: subprocess.Popen[bytes]) -> BinaryIO:
 
 
 @contextlib.contextmanager
-def blocked_on_a_fifo(tmp_path: Path, *args: str) -> Iterator[subprocess.Popen[bytes]]:
-    """leafexplain reading a FIFO we hold open: past start-up (the open of the FIFO is the sign)."""
+def blocked_on_a_fifo(tmp_path: Path, *args: str, ended: bool = False) -> Iterator[subprocess.Popen[bytes]]:
+    """leafexplain reading a FIFO we hold open: past start-up (the open of the FIFO is the sign). `ended`: the
+    FIFO closed after the panic, so that leafexplain is past reading, loading the records the panic asks for."""
     fifo = tmp_path / "input.fifo"
     os.mkfifo(fifo)
     proc = subprocess.Popen(
@@ -127,6 +128,9 @@ def blocked_on_a_fifo(tmp_path: Path, *args: str) -> Iterator[subprocess.Popen[b
         with open_writer(fifo, proc) as writer:
             writer.write(b"thread 'main' panicked at src/main.rs:1:5:\n")
             writer.flush()
+            if not ended:
+                yield proc
+        if ended:
             yield proc
     finally:
         if proc.poll() is None:
@@ -165,8 +169,11 @@ def test_sigpipe_sent_on_its_own_is_ignored_and_the_run_completes(tmp_path: Path
 
 def test_terminated_while_building_the_index_leaves_no_temporary_file(tmp_path: Path) -> None:
     write_many_records(tmp_path / "data" / "leafexplain" / "records", 40_000)
-    for _ in range(3):  # wherever the signal lands: during the build, the write, or after
-        with blocked_on_a_fifo(tmp_path) as proc:
+    # The records load once the input has ended (they are loaded for its first error): wherever the signal lands,
+    # during the build, the write, or after.
+    for delay in (0.0, 0.1, 0.3):
+        with blocked_on_a_fifo(tmp_path, ended=True) as proc:
+            time.sleep(delay)
             proc.send_signal(signal.SIGTERM)
             proc.communicate(timeout=60)
         assert proc.returncode == 143

@@ -34,15 +34,16 @@ def test_passes():
 """
 SECTION_HEADER = re.compile(r"^-+ leafexplain -+$", re.MULTILINE)
 RECORD_SLUG = "expecting-value-line-1-column-1-char-0"
+PLUGIN = "leafexplain.integrations.pytest_plugin"  # the module the `pytest11` entry point names
 
 
 def _installed() -> bool:
-    return any(ep.value == "leafexplain.pytest_plugin" for ep in entry_points(group="pytest11"))
+    return any(ep.value == PLUGIN for ep in entry_points(group="pytest11"))
 
 
 def _plugin_args() -> list[str]:
     """The plugin comes through its entry point once the package is installed; until then, by name."""
-    return [] if _installed() else ["-p", "leafexplain.pytest_plugin"]
+    return [] if _installed() else ["-p", PLUGIN]
 
 
 def _steady(lines: list[str]) -> str:
@@ -55,7 +56,7 @@ def _steady(lines: list[str]) -> str:
 def test_entry_point_is_declared_and_installed() -> None:
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["entry-points"]["pytest11"] == {"leafexplain": "leafexplain.pytest_plugin"}
+    assert project["entry-points"]["pytest11"] == {"leafexplain": PLUGIN}
     assert _installed(), "reinstall the package (pip install -e .) to register its pytest11 entry point"
 
 
@@ -181,7 +182,7 @@ def test_importing_the_plugin_stays_light() -> None:
     import subprocess
 
     code = (
-        "import leafexplain.pytest_plugin, sys\n"
+        "import leafexplain.integrations.pytest_plugin, sys\n"
         "print(sorted(m for m in sys.modules if m.startswith(('leafexplain', 'rich'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -190,7 +191,6 @@ def test_importing_the_plugin_stays_light() -> None:
             "leafexplain",
             "leafexplain.integrations",
             "leafexplain.integrations.pytest_plugin",
-            "leafexplain.pytest_plugin",
             "leafexplain.version",
         ]
     )

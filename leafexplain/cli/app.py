@@ -71,7 +71,7 @@ def explain(
     opts: Options,
 ) -> None:
     """Find every panic and traceback in the text and explain each one."""
-    from leafexplain.intake.reading import NoInput
+    from leafexplain.models import NoInput
 
     try:
         code = run_explain(_env(), opts._replace(text=tuple(text or ()), file=file))

@@ -6,7 +6,7 @@ No typer or click here: the fast path runs `run_explain` straight from the route
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
@@ -16,8 +16,11 @@ from leafexplain.render import Style, warn, warn_problems
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
-    from leafexplain.locate import LocalPaths
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
+
     from leafexplain.records.catalog import Catalog
+    from leafexplain.session import Callbacks, Input, Request
 
 
 class Options(NamedTuple):
@@ -56,31 +59,28 @@ class Options(NamedTuple):
 
 
 def load_catalog(opts: Options, env: Environment) -> Catalog:
-    """The records, from the index (built first, with a progress bar, if the record files changed); problems
-    to stderr."""
-    from leafexplain.records import open_catalog
+    """The records, from the index (built first, with a progress bar on a terminal, if the record files changed);
+    problems to stderr."""
+    from leafexplain import session
 
-    warned: list[str] = []
+    return session.open_records(opts.records, bundled=not opts.no_bundled, environ=env.environ, told=told(env))
 
-    def warn_once(message: str) -> None:
-        if message not in warned:
-            warned.append(message)
-            warn(env, message)
 
-    def opened(progress: Callable[[int, int], None] | None) -> Catalog:
-        return open_catalog(
-            opts.records, bundled=not opts.no_bundled, environ=env.environ, progress=progress, warn=warn_once
-        )
+def told(env: Environment) -> Callbacks:
+    """What loading the records tells the user: warnings and the records skipped on stderr, and the index's
+    progress bar when stderr is a terminal (no bar on a pipe, nor its module)."""
+    from leafexplain.session import Callbacks
 
-    if env.stderr_isatty:
+    def bar() -> AbstractContextManager[Callable[[int, int], None] | None]:
         from leafexplain.render.progress import progress_bar
 
-        with progress_bar(env, "indexing records") as progress:
-            catalog = opened(progress)
-    else:
-        catalog = opened(None)  # no bar on a pipe (nor its module)
-    warn_problems(env, catalog.problems)
-    return catalog
+        return progress_bar(env, "indexing records")
+
+    return Callbacks(
+        progress=bar if env.stderr_isatty else None,
+        warn=lambda message: warn(env, message),
+        problems=lambda problems: warn_problems(env, problems),
+    )
 
 
 def run_explain(env: Environment, opts: Options) -> int:
@@ -89,30 +89,34 @@ def run_explain(env: Environment, opts: Options) -> int:
     Raises NoInput when there is nothing to read (the command line makes it a usage error).
     """
     from leafexplain import session
-    from leafexplain.intake.reading import InputError, input_chunks
-    from leafexplain.match import Matcher
     from leafexplain.render.explanation import write_explanation
 
     if opts.no_redact:
         env = env.replace(redact=False)  # the diagnostics on stderr as they came, too
     if not _root_ok(opts, env):
         return ExitStatus.USAGE_ERROR
-    try:
-        chunks = input_chunks(opts.text, opts.file, env)
-    except InputError as exc:
-        warn(env, str(exc))
-        return ExitStatus.USAGE_ERROR
-    matcher = Matcher(load_catalog(opts, env))
-    report = session.explain(
-        chunks, matcher, opts.limits, typed=bool(opts.text), local=_local_paths(opts, env), redact=not opts.no_redact
-    )
-    error = getattr(chunks, "error", None)  # the input ended with a read error: what came before is explained
-    if report.findings or not error:
+    given = session.CommandLine(opts.text, opts.file, env.stdin, env.stdin_isatty)
+    report = session.explain_request(_request(given, opts, env, told(env)))
+    if report.findings or report.input_error is None:  # a read error part way: what came before is explained
         write_explanation(report, env, opts.style)
-    if error:
-        warn(env, error)
+    if report.input_error is not None:
+        warn(env, report.input_error)
         return ExitStatus.USAGE_ERROR
     return report.exit_status
+
+
+def _request(given: Input, opts: Options, env: Environment, callbacks: Callbacks) -> Request:
+    from leafexplain import session
+
+    return session.Request(
+        given,
+        records=session.Records(opts.records, bundled=not opts.no_bundled),
+        local=None if opts.no_source else session.Local(opts.root),
+        limits=opts.limits,
+        redact=not opts.no_redact,
+        environ=env.environ,
+        callbacks=callbacks,
+    )
 
 
 def _root_ok(opts: Options, env: Environment) -> bool:
@@ -120,16 +124,6 @@ def _root_ok(opts: Options, env: Environment) -> bool:
         warn(env, f"--root {opts.root}: not a folder")
         return False
     return True
-
-
-def _local_paths(opts: Options, env: Environment) -> LocalPaths | None:
-    """Where your code and the library's are looked for on this machine (a few stats and small reads);
-    None with --no-source."""
-    if opts.no_source:
-        return None
-    from leafexplain.locate import LocalPaths
-
-    return LocalPaths.from_environment(env.environ, os.fspath(opts.root) if opts.root is not None else None)
 
 
 def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
@@ -140,7 +134,6 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     """
     from leafexplain import session
     from leafexplain.cli.guard import StatusKept, settle
-    from leafexplain.intake.process import EXIT_CANNOT_RUN, EXIT_NOT_FOUND, child_environment, run_and_scan
     from leafexplain.render.explanation import write_actions, write_run
 
     if opts.no_redact:
@@ -149,31 +142,22 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     if not _root_ok(opts, explaining):
         return ExitStatus.USAGE_ERROR
     in_actions = env.environ.get("GITHUB_ACTIONS") == "true"
-
-    def ended(code: int, message: str) -> int:
-        """The command could not run: one line, and the code a shell gives, even where stderr cannot take it."""
+    ran = session.run_command(argv, env, opts.limits, redact=not opts.no_redact)
+    if ran.cannot_run is not None:
+        # one line, and the code a shell gives, even where stderr cannot take it
         with StatusKept(explaining):
-            warn(explaining, message)
+            warn(explaining, ran.cannot_run)
             settle(explaining)
-        return code
-
-    if not argv[0]:  # `run -- ""`: no program named, as a shell says it
-        return ended(EXIT_NOT_FOUND, "'': command not found")
-    try:
-        outcome = run_and_scan(argv, child_env=child_environment(env), limits=opts.limits, redact=not opts.no_redact)
-    except FileNotFoundError:
-        return ended(EXIT_NOT_FOUND, f"{argv[0]}: command not found")
-    except OSError as exc:
-        return ended(EXIT_CANNOT_RUN, f"{argv[0]}: cannot run: {exc.strerror or exc}")
+        return ran.exit_code
     with StatusKept(explaining):
-        records = session.RecordsOnce(opts.records, bundled=not opts.no_bundled, environ=env.environ)
-        report = session.explain(outcome.collected, records, opts.limits, local=_local_paths(opts, env))
+        # The records load silently here, as they always have for `run`: no bar, no warnings among its output.
+        report = session.explain_request(_request(ran.collected, opts, env, session.Callbacks()))
         if not (in_actions and opts.fmt == "github"):  # the annotations on stdout say it already
-            write_run(report, explaining, opts.style, outcome.exit_code)
+            write_run(report, explaining, opts.style, ran.exit_code)
         if in_actions:
-            write_actions(report, env, command_line(argv, redact=not opts.no_redact), outcome.exit_code)
+            write_actions(report, env, command_line(argv, redact=not opts.no_redact), ran.exit_code)
         settle(env)  # here: an output that cannot be written (`2>/dev/full`) must not take the command's status
-    return outcome.exit_code
+    return ran.exit_code
 
 
 def command_line(argv: Sequence[str], *, redact: bool) -> str:

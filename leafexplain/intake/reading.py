@@ -5,57 +5,49 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 
-from leafexplain.env import Environment
 from leafexplain.intake.stream import read_chunks
+from leafexplain.models import InputError, NoInput
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
     from typing import BinaryIO
 
 
-class InputError(Exception):
-    """The input cannot be read: a clear one-line message for the user."""
-
-
-class NoInput(Exception):
-    """Nothing piped, no text, no file: a usage error for the command line to report."""
-
-
 class Chunks:
     """The input in pieces, read once. A read that fails part way (EIO from `/proc/self/mem`, a terminal
     hung up) ends the input there: what was read is still explained, and `error` says what went wrong."""
 
-    def __init__(self, stream: BinaryIO, name: str) -> None:
-        self.stream, self.name = stream, name
+    def __init__(self, pieces: Iterable[bytes], name: str) -> None:
+        self.pieces, self.name = pieces, name
         self.error: str | None = None
 
     def __iter__(self) -> Iterator[bytes]:
         try:
-            yield from read_chunks(self.stream)
+            yield from self.pieces
         except OSError as exc:
             self.error = f"cannot read {self.name}: {exc.strerror or exc}"
 
 
-def _stdin(env: Environment) -> BinaryIO:
-    if env.stdin is None:
+def _stdin(stdin: BinaryIO | None, stdin_isatty: bool) -> BinaryIO:
+    if stdin is None:
         raise InputError("cannot read stdin: it is closed (no input)")
     try:
-        fd = env.stdin.fileno()
+        fd = stdin.fileno()
     except (OSError, ValueError):  # a stream in memory
-        return env.stdin
-    if not env.stdin_isatty:  # a terminal is read as typed; anything else is checked as a --file is
+        return stdin
+    if not stdin_isatty:  # a terminal is read as typed; anything else is checked as a --file is
         info = os.fstat(fd)
         problem = _not_readable_input(fd, info)
         if problem:
             raise InputError(f"cannot read stdin: {problem}")
-        return _bounded(env.stdin, info)
-    return env.stdin
+        return _bounded(stdin, info)
+    return stdin
 
 
-def open_input(path: str, env: Environment) -> BinaryIO:
+def open_input(path: str, stdin: BinaryIO | None, stdin_isatty: bool) -> BinaryIO:
     """A file to read the input from (`-` is stdin), or a clear InputError."""
     if path == "-":
-        return _stdin(env)
+        return _stdin(stdin, stdin_isatty)
     try:
         # Without blocking: a FIFO nobody writes to would hold the open for ever. Once open, it reads as any pipe
         # (empty when nobody writes).
@@ -73,7 +65,26 @@ def open_input(path: str, env: Environment) -> BinaryIO:
         raise InputError(f"cannot read {path}: {problem}")
     if hasattr(os, "set_blocking"):
         os.set_blocking(fd, True)
+    _wait_for_a_writer(fd, info)
     return _bounded(os.fdopen(fd, "rb"), info)
+
+
+# How long a FIFO opened before its writer (`leafexplain --file f & cargo test > f`) waits for it to open its end.
+FIFO_WRITER_WAIT_SECONDS = 1.0
+
+
+def _wait_for_a_writer(fd: int, info: os.stat_result) -> None:
+    """For a FIFO, until a writer has opened it (at most FIFO_WRITER_WAIT_SECONDS): before that a read finds no
+    writer and ends the input at once, however soon the writer comes. One nobody opens is empty input."""
+    import stat
+
+    if stat.S_ISFIFO(info.st_mode):
+        import select  # only here: no other input needs it
+
+        try:  # noqa: SIM105 (contextlib.suppress: one import more, which the everyday path does without)
+            select.select([fd], [], [], FIFO_WRITER_WAIT_SECONDS)  # readable once a writer wrote or came and went
+        except (OSError, ValueError):  # no select for this descriptor here: read it as it is
+            pass
 
 
 def _bounded(stream: BinaryIO, info: os.stat_result) -> BinaryIO:
@@ -129,16 +140,16 @@ def _not_readable_input(fd: int, info: os.stat_result) -> str | None:
     return None
 
 
-def input_chunks(text: Sequence[str], file: str | None, env: Environment) -> Iterable[bytes]:
+def input_chunks(text: Sequence[str], file: str | None, stdin: BinaryIO | None, stdin_isatty: bool) -> Chunks:
     """The input in pieces, read once: arguments, a file, or stdin when it is not a terminal.
 
     Raises InputError for a file that cannot be opened (or a stdin closed before the start) and NoInput when
     there is nothing to read.
     """
     if text:
-        return [" ".join(text).encode("utf-8", "surrogateescape")]
+        return Chunks([" ".join(text).encode("utf-8", "surrogateescape")], "the arguments")
     if file:
-        return Chunks(open_input(file, env), "stdin" if file == "-" else file)
-    if not env.stdin_isatty:
-        return Chunks(_stdin(env), "stdin")
+        return Chunks(read_chunks(open_input(file, stdin, stdin_isatty)), "stdin" if file == "-" else file)
+    if not stdin_isatty:
+        return Chunks(read_chunks(_stdin(stdin, stdin_isatty)), "stdin")
     raise NoInput("no input: pipe a failing run into leafexplain, pass the text, or use --file")

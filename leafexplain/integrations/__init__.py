@@ -1,3 +1,3 @@
 """Ways in from other programs, a few lines each over the session and the renderer: the excepthook, the
-pytest plugin and the api. Their public import paths (`leafexplain.hook`, `leafexplain.api`,
-`leafexplain.pytest_plugin`) are small doors at the top of the package."""
+pytest plugin and shell completion. `import leafexplain.hook` installs the hook; the plugin is loaded by
+its `pytest11` entry point, which names `leafexplain.integrations.pytest_plugin` itself."""

@@ -27,7 +27,8 @@ def explanation(exc_type: type[BaseException], exc_value: BaseException | None, 
     global _records
     if _records is None:
         _records = session.RecordsOnce()
-    report = session.explain_exception(exc_type, exc_value, exc_tb, _records).explained_only()
+    asked = session.Request(session.LiveException(exc_type, exc_value, exc_tb), records=_records)
+    report = session.explain_request(asked).explained_only()
     if not report.findings:
         return ""
     return render.to_text(report, render.Style("plain", width=stream_columns(sys.stderr, os.environ), full_hint=False))

@@ -57,7 +57,8 @@ class Explainer:
 
         if self.records is None:
             self.records = session.RecordsOnce()
-        report = session.explain_exception(excinfo.type, excinfo.value, excinfo.tb, self.records)
+        failure = session.LiveException(excinfo.type, excinfo.value, excinfo.tb)
+        report = session.explain_request(session.Request(failure, records=self.records))
         best = next((f.best for f in report.findings if f.best is not None), None)
         if best is None:
             return "", []
