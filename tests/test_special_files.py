@@ -295,6 +295,40 @@ def test_a_fifo_nobody_writes_to_is_empty_input_and_dev_null_too(tmp_path: Path)
         assert done.returncode == 0 and b"no error found" in done.stderr, path
 
 
+def test_a_fifo_opened_before_its_writer_is_read_once_it_writes(tmp_path: Path) -> None:
+    """`leafexplain --file f & cargo test > f`: the writer may open the FIFO a moment after leafexplain did; what it
+    writes is read, not taken for an empty input (the open does not block, the first read waits a moment for it)."""
+    import time
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(
+        [*leafexplain_command(), "--file", str(fifo), "--format", "json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=Isolated(tmp_path).environ,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # once leafexplain has opened its end (ENXIO until then), and a moment later
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.01)
+        time.sleep(0.2)
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb") as writer:
+            writer.write(LEAF.read_bytes())
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert json.loads(out)["events"][0]["matches"][0]["id"] == SEED_ID
+
+
 def test_the_roots_folder_is_no_records_folder_and_a_walk_is_bounded(tmp_path: Path, monkeypatch) -> None:
     from leafexplain.records import files
 

@@ -63,10 +63,12 @@ def load_catalog(opts: Options, env: Environment) -> Catalog:
     problems to stderr."""
     from leafexplain import session
 
-    return session.open_records(opts.records, bundled=not opts.no_bundled, environ=env.environ, told=told(env))
+    return session.open_records(
+        opts.records, bundled=not opts.no_bundled, environ=env.environ, told=stderr_callbacks(env)
+    )
 
 
-def told(env: Environment) -> Callbacks:
+def stderr_callbacks(env: Environment) -> Callbacks:
     """What loading the records tells the user: warnings and the records skipped on stderr, and the index's
     progress bar when stderr is a terminal (no bar on a pipe, nor its module)."""
     from leafexplain.session import Callbacks
@@ -96,7 +98,7 @@ def run_explain(env: Environment, opts: Options) -> int:
     if not _root_ok(opts, env):
         return ExitStatus.USAGE_ERROR
     given = session.CommandLine(opts.text, opts.file, env.stdin, env.stdin_isatty)
-    report = session.explain_request(_request(given, opts, env, told(env)))
+    report = session.explain_request(_request(given, opts, env, stderr_callbacks(env)))
     if report.findings or report.input_error is None:  # a read error part way: what came before is explained
         write_explanation(report, env, opts.style)
     if report.input_error is not None:
