@@ -53,6 +53,8 @@ def test_a_read_only_output_is_74(tmp_path: Path) -> None:
 
 
 def test_run_keeps_the_commands_status_when_its_explanation_cannot_be_written(tmp_path: Path) -> None:
-    child = "import sys; print('thread \\'main\\' panicked at src/main.rs:1:5:\\nboom', file=sys.stderr); sys.exit(101)"
+    # One write: with print's separate "\n", the child's second write could meet the pipe `run` closed once our
+    # stderr failed, and the child would end 1 (as it does writing to /dev/full itself), not 101.
+    child = "import sys; sys.stderr.write('thread \\'main\\' panicked at src/main.rs:1:5:\\nboom\\n'); sys.exit(101)"
     done = run_to(tmp_path, ["run", "--", sys.executable, "-c", child], stderr=FULL)
     assert done.returncode == 101
