@@ -184,7 +184,7 @@ def cargo_version(crate_dir: str) -> str | None:
     """The `version` of a crate checked out in a workspace (or the workspace's, when it inherits it)."""
     workspace = os.path.dirname(crate_dir)
     for folder, section in ((crate_dir, "[package]"), (workspace, None), (os.path.dirname(workspace), None)):
-        lines = read_lines(os.path.join(folder, "Cargo.toml"))
+        lines = read_lines(realpath(os.path.join(folder, "Cargo.toml")))
         if not lines:
             continue
         current = ""
