@@ -410,6 +410,48 @@ def test_a_new_record_in_a_cached_file_is_fetched_and_the_old_lines_kept(
     assert [w["wanted"] for w in entry["windows"]] == [LINE, 30]
 
 
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"  # a GitHub token's shape, made up for this test
+
+
+def test_cached_lines_are_redacted_and_counted(cli: Isolated, raw: StandIn, tmp_path: Path) -> None:
+    """The lines a file held when it was fetched, or a poisoned entry holds, are redacted as your own code is,
+    in `--full` and in JSON, and the document's counts hold them."""
+    leaky = rust_file({LINE: f'    panic!("{MESSAGE}");', LINE + 1: f"// {TOKEN}"})
+    raw.serve("acme/widgets", SHA, "src/lib.rs", leaky)
+    folder = records_folder(tmp_path, widget())
+    assert update(cli, raw, folder).returncode == 0
+    full = explain(cli, folder)
+    assert TOKEN not in full.stdout and f"{LINE + 1} | // ghp_…[redacted]" in full.stdout, full.stdout
+    shown = explain(cli, folder, fmt="json")
+    assert TOKEN not in shown.stdout and json.loads(shown.stdout)["redacted"] == {"github-token": 1}
+    raw_json = cli("--no-bundled", "--records", str(folder), "--format", "json", "--no-redact", MESSAGE)
+    assert TOKEN in raw_json.stdout and json.loads(raw_json.stdout)["redacted"] is None
+
+
+def test_a_crafted_cache_entry_shows_only_a_bounded_window(cli: Isolated, raw: StandIn, tmp_path: Path) -> None:
+    """An entry is a file anyone could have written: of one holding 2000 lines of 420 characters (840 KB), a view
+    shows the lines update keeps (six either side of the raising line), each one line cut to 400 characters,
+    4000 characters in all."""
+    raw.serve("acme/widgets", SHA, "src/lib.rs", LIB_RS)
+    folder = records_folder(tmp_path, widget())
+    assert update(cli, raw, folder).returncode == 0
+    [entry] = cache_files(cli)
+    document = json.loads(entry.read_text(encoding="utf-8"))
+    lines = [f"// line {n} " + "x" * 420 for n in range(1, 2001)]
+    lines[999] = "line one\nline two, a forged one " + "y" * 500
+    document["windows"][0].update({"line": 1000, "start": 1, "lines": lines})
+    entry.write_text(json.dumps(document), encoding="utf-8")
+    full = explain(cli, folder)
+    assert full.returncode == 0 and len(full.stdout) < 20_000, len(full.stdout)
+    assert "> 1000 | line one" in full.stdout and "// line 999 " in full.stdout and "// line 1001 " in full.stdout
+    assert "// line 993 " not in full.stdout and "// line 1007 " not in full.stdout
+    assert "line two" not in full.stdout, "one line of the entry is one line shown"
+    snippet = snippet_of(explain(cli, folder, fmt="json"))
+    assert snippet is not None and snippet["line"] == 1000 and 994 <= snippet["start"] < 1000
+    assert len(snippet["lines"]) <= 13 and all(len(line) <= 400 for line in snippet["lines"])
+    assert sum(map(len, snippet["lines"])) <= 4000 and snippet["lines"][1000 - snippet["start"]] == "line one"
+
+
 # --- the order of snippets at explain time --------------------------------------------------------------------------
 
 
