@@ -374,13 +374,14 @@ def test_no_network_is_one_line_not_one_per_file(cli: Isolated, tmp_path: Path) 
 
 
 def answer(head: str, body: bytes = b"") -> Answer:
-    """An answer written as it stands: a status line and headers (\r\n added), then the body."""
-    return Answer(raw=head.replace("\n", "\r\n").encode() + b"\r\n\r\n" + body)
+    """An answer written as it stands: a status line and headers (\r\n added) in Latin-1, as http.client reads
+    them, then the body."""
+    return Answer(raw=head.replace("\n", "\r\n").encode("latin-1") + b"\r\n\r\n" + body)
 
 
 MALFORMED = {
     "superscript length": (answer("HTTP/1.1 200 OK\nContent-Length: \u00b2", LIB_RS), "its Content-Length is not"),
-    "arabic digits length": (answer("HTTP/1.1 200 OK\nContent-Length: \u0663\u0663", LIB_RS), "not a number"),
+    "superscripts length": (answer("HTTP/1.1 200 OK\nContent-Length: \u00b9\u00b3", LIB_RS), "not a number"),
     "hex length": (answer("HTTP/1.1 200 OK\nContent-Length: 0x10", LIB_RS), "its Content-Length is not a number"),
     "chunked, cut": (answer("HTTP/1.1 200 OK\nTransfer-Encoding: chunked", b"40\r\nfn main"), "closed early (after"),
     "chunk size not hex": (answer("HTTP/1.1 200 OK\nTransfer-Encoding: chunked", b"zz\r\nfn\r\n"), "early (after 0"),

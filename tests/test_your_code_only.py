@@ -297,3 +297,78 @@ def test_a_symlink_swapped_in_for_a_library_file_is_never_read(tmp_path: Path) -
         done, leaks = race(lambda: library_source(torch, event, paths))
     assert leaks == 0, f"{leaks} of {done} lookups showed the file outside the library"
     assert done >= 100 and library_source(torch, event, paths) is not None
+
+
+def swap_in(target: Path, outside: Path) -> None:
+    """The writer's swap, at the worst moment: `target` (a file or a folder) becomes a symlink to `outside`."""
+    if target.is_symlink():
+        return
+    target.rename(target.with_name(target.name + ".aside"))
+    target.symlink_to(outside)
+
+
+@pytest.mark.parametrize("swapped", ["file", "folder"])
+def test_a_swap_timed_just_after_the_check_is_never_read(tmp_path: Path, monkeypatch, swapped: str) -> None:
+    """The race above, won every time: the symlink is put in the moment the path has been checked."""
+    from leafexplain.locate import files
+
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (project / "src").mkdir(parents=True)
+    outside.mkdir()
+    (project / "src" / "main.rs").write_text("fn main() {\n    build_the_graph();\n}\n")
+    (outside / "main.rs").write_text(f"fn main() {{\n    // {SECRET}\n}}\n")
+    paths = local_paths(tmp_path)._replace(roots=(str(project),))
+    frame = Frame(str(project / "src" / "main.rs"), 2)
+    event = ErrorEvent("rust", "panic", SEED, location=frame, frames=(frame,), user_frame=frame)
+    target = project / "src" if swapped == "folder" else project / "src" / "main.rs"
+    checked = files._in_your_folders
+
+    def check_then_swap(real: str, local: LocalPaths) -> bool:
+        inside = checked(real, local)
+        swap_in(target, outside if swapped == "folder" else outside / "main.rs")
+        return inside
+
+    monkeypatch.setattr(files, "_in_your_folders", check_then_swap)
+    assert SECRET not in repr(user_snippet(event, paths))
+
+
+def test_a_library_file_swapped_just_after_its_check_is_never_read(tmp_path: Path, monkeypatch) -> None:
+    from leafexplain.locate import library as lookup
+
+    grad = "grad can be implicitly created only for scalar outputs"
+    torch = Record("t", "pytorch/pytorch", "t", grad, grad, filePath="torch/autograd/__init__.py", lineNumber=2)
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "torch" / "autograd"
+    site.mkdir(parents=True)
+    (site / "__init__.py").write_text(f'# library\nraise RuntimeError("{grad}")\n')
+    secret = tmp_path / "outside.py"
+    secret.write_text(f'# {SECRET}\nraise RuntimeError("{grad}")\n')
+    resolved = lookup.realpath
+
+    def resolve_then_swap(path: str) -> str:
+        real = resolved(path)
+        swap_in(site / "__init__.py", secret)
+        return real
+
+    monkeypatch.setattr(lookup, "realpath", resolve_then_swap)
+    frame = Frame(str(site / "__init__.py"), 2)
+    event = ErrorEvent("python", "RuntimeError", grad, location=frame, frames=(frame,))
+    paths = local_paths(tmp_path)._replace(roots=(str(tmp_path / "project"),))
+    assert SECRET not in repr(library_source(torch, event, paths))
+
+
+def test_open_resolved_follows_no_symlink_on_the_way(tmp_path: Path) -> None:
+    from leafexplain.safeio import open_resolved, realpath
+
+    base = realpath(tmp_path)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "f.py").write_text("x = 1\n")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "l.py").symlink_to(tmp_path / "real" / "f.py")
+    os.mkfifo(tmp_path / "real" / "fifo.py")
+    with open_resolved(f"{base}/real/f.py") as handle:
+        assert handle.read() == b"x = 1\n"
+    for path in ("link/f.py", "real/l.py", "real/../real/f.py", "real/fifo.py"):
+        with pytest.raises(OSError):
+            open_resolved(f"{base}/{path}")
+    with pytest.raises(OSError):
+        open_resolved("real/f.py")  # relative: not a resolved path
