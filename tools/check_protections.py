@@ -740,14 +740,14 @@ MUTATIONS += [
         "leafexplain/safeio.py",
         "        fd = os.open(name, _READ_FLAGS | _NO_FOLLOW, dir_fd=way)",
         "        fd = os.open(path, _READ_FLAGS)",
-        [T + "test_your_code_only.py::test_a_symlink_swapped_in_while_explaining_never_shows_a_file_outside_your_code"],
+        [T + "test_your_code_only.py::test_a_swap_timed_just_after_the_check_is_never_read"],
     ),
     (
         "M95 a frame's library file opened at the path that was checked",
         "leafexplain/locate/library.py",
         "    real = found.real or realpath(found.path)",
         "    real = realpath(found.path)",
-        [T + "test_your_code_only.py::test_a_symlink_swapped_in_for_a_library_file_is_never_read"],
+        [T + "test_your_code_only.py::test_a_library_file_swapped_just_after_its_check_is_never_read"],
     ),
     (
         "M96 no credentials in the base address",
