@@ -3,7 +3,9 @@ never blocking on a FIFO), and written whole without following a symlink or repl
 
 Whatever a path names is only known once it is open: a name checked first and opened after may
 have become a FIFO (whose opening blocks until a writer comes), a device that never ends
-(`/dev/zero`) or a symlink meanwhile. So every file is opened non-blocking, then `fstat` decides.
+(`/dev/zero`) or a symlink meanwhile. So every file is opened non-blocking, then `fstat` decides;
+and a path resolved and checked (`realpath`, `inside`) is opened with `open_resolved`, which
+follows no symlink in any of its parts: what is read is what stood at the checked path.
 """
 
 from __future__ import annotations
@@ -19,6 +21,11 @@ if TYPE_CHECKING:
 # O_NONBLOCK: opening a FIFO returns at once (no writer needed); a regular file ignores the flag.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# A folder on the way to a resolved path: O_PATH (Linux) needs no read permission on it, only the search one
+# that resolving the path by name needs too; O_NOFOLLOW with O_DIRECTORY refuses a symlink put in its place.
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_WAY_FLAGS = (getattr(os, "O_PATH", 0) or os.O_RDONLY) | _DIRECTORY | _NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
+_WALKS = bool(_NO_FOLLOW and _DIRECTORY) and os.open in os.supports_dir_fd
 
 
 class NotRegularFile(OSError):
@@ -44,7 +51,37 @@ def open_regular(
     Raises OSError when it cannot be opened (ELOOP for a symlink when not `follow`), NotRegularFile
     for anything but a regular file, FileTooLarge past the bound.
     """
-    fd = os.open(path, _READ_FLAGS | (0 if follow else _NO_FOLLOW))
+    return _checked(os.open(path, _READ_FLAGS | (0 if follow else _NO_FOLLOW)), path, max_bytes, buffering)
+
+
+def open_resolved(path: str, *, max_bytes: int | None = None, buffering: int = -1) -> BinaryIO:
+    """`path`, absolute and resolved (`realpath`, then checked by the caller), open for reading as `open_regular`
+    does, with no symlink followed in any of its parts: a folder or the file swapped for a symlink since the
+    check raises OSError (ENOTDIR or ELOOP), never opens what the symlink names."""
+    if not os.path.isabs(path) or any(part in (".", "..") for part in path.split(os.sep)):
+        raise OSError(errno.EINVAL, "not a resolved path", path)
+    if not _WALKS:  # no openat here (Windows): the last part not followed, and the path resolved again once open
+        handle = open_regular(path, max_bytes=max_bytes, follow=False, buffering=buffering)
+        if realpath(path) != path:
+            handle.close()
+            raise OSError(errno.ELOOP, "a symlink on the way", path)
+        return handle
+    *folders, name = path.split(os.sep)[1:]
+    way = os.open(os.sep, _WAY_FLAGS)
+    try:
+        for folder in folders:  # each part opened in the one before it, never followed
+            if folder:
+                inner = os.open(folder, _WAY_FLAGS, dir_fd=way)
+                os.close(way)
+                way = inner
+        fd = os.open(name, _READ_FLAGS | _NO_FOLLOW, dir_fd=way)
+    finally:
+        os.close(way)
+    return _checked(fd, path, max_bytes, buffering)
+
+
+def _checked(fd: int, path: str | os.PathLike[str], max_bytes: int | None, buffering: int) -> BinaryIO:
+    """The open descriptor as a file object, once it is known to be a regular file within the bound (else closed)."""
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -69,8 +106,15 @@ def read_regular(path: str | os.PathLike[str], max_bytes: int, *, follow: bool =
 
 def realpath(path: str | os.PathLike[str]) -> str:
     """The path with every symlink followed; a loop or a missing part ends the walk without raising
-    (pathlib's `resolve` raises RuntimeError on a loop in this Python)."""
-    return os.path.realpath(path)
+    (pathlib's `resolve` raises RuntimeError on a loop in this Python), and so does a symlink swapped while it
+    is read (os.path's walk raises EINVAL from readlink then): the walk is tried again, else the path as it
+    stands, which a check then reads as written and `open_resolved` opens without following anything."""
+    for _ in range(3):
+        try:
+            return os.path.realpath(path)
+        except OSError:
+            continue
+    return os.path.abspath(path)
 
 
 def inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:

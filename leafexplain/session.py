@@ -227,8 +227,8 @@ def _kept(findings: Iterable[Finding]) -> tuple[Finding, ...]:
 def locate(report: Report, local: Local, environ: Mapping[str, str] = os.environ) -> Report:
     """The report with the user's code and each match's installed library source, from this machine.
 
-    The user's lines are redacted as they come in, as the input was (unless redaction is off for
-    this report); their secrets are added to the report's counts.
+    The lines read here (the user's, a library's, the source cache's) are redacted as they come in, as the
+    input was (unless redaction is off for this report); their secrets are added to the report's counts.
     """
     from leafexplain.locate import LocalPaths
 
@@ -236,21 +236,15 @@ def locate(report: Report, local: Local, environ: Mapping[str, str] = os.environ
 
 
 def _located(report: Report, paths: LocalPaths) -> Report:
-    from leafexplain.locate import find_sources
+    from leafexplain.locate import RedactedSoFar, find_sources
 
-    located = find_sources(report.findings, paths)
     if report.redacted is None:
-        return report._replace(located=located)
-    from leafexplain.redact import Redactor, merge
+        return report._replace(located=find_sources(report.findings, paths))
+    from leafexplain.redact import Redactor
 
     redactor = Redactor()
-    located = tuple(
-        found._replace(user=found.user._replace(lines=tuple(map(redactor, found.user.lines))))
-        if found.user is not None
-        else found
-        for found in located
-    )
-    return report._replace(located=located, redacted=merge(report.redacted, redactor.counts()))
+    located = find_sources(report.findings, paths, redactor)
+    return report._replace(located=located, redacted=RedactedSoFar(report.redacted, redactor))
 
 
 # --- the records ---------------------------------------------------------------------------------

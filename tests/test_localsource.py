@@ -582,3 +582,33 @@ def test_every_bundled_record_gives_none_with_nothing_installed(tmp_path: Path) 
         if record.repo in ("python/cpython", "pytorch/pytorch", "numpy/numpy"):
             continue  # this Python's own standard library and packages may hold them
         assert library_source(record, event_at("<string>", 1), paths) is None, record.slug
+
+
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"  # a GitHub token's shape, made up for this test
+
+
+def test_library_lines_are_redacted_and_counted_a_file_of_your_own_folder_that_looks_like_one_too(
+    tmp_path: Path,
+) -> None:
+    """A library file shown may be a file of your folder whose path only looks like a library location: its
+    lines are redacted as your own code is, and the report's counts hold them."""
+    from leafexplain.models import Candidate, Finding, Report
+    from leafexplain.session import locate
+
+    grad = "grad can be implicitly created only for scalar outputs"
+    torch = Record("t", "pytorch/pytorch", "t", grad, grad, filePath="torch/autograd/__init__.py", lineNumber=2)
+    project = tmp_path / "project"
+    library = project / "lib" / "site-packages" / "torch" / "autograd" / "__init__.py"
+    library.parent.mkdir(parents=True)
+    library.write_text(f'TOKEN = "{TOKEN}"\nraise RuntimeError("{grad}")\n# the end\n')
+    paths = local_paths(tmp_path)._replace(roots=(str(project),))
+    frame = Frame(str(library), 2)
+    event = ErrorEvent("python", "RuntimeError", grad, location=frame, frames=(frame,))
+    report = Report((Finding(event, (Candidate(torch, 100.0, "regex"),)),), 85.0, redacted=(("jwt", 1),))
+    located = locate(report, paths)
+    shown = located.located[0].library[0]  # type: ignore[index]
+    assert shown is not None and shown.line == 2 and TOKEN not in repr(shown.lines)
+    assert shown.lines[0] == 'TOKEN = "ghp_…[redacted]"'
+    assert dict(located.redacted) == {"jwt": 1, "github-token": 1}, "the input's count and the library's"
+    unredacted = locate(report._replace(redacted=None), paths)
+    assert TOKEN in repr(unredacted.located[0].library[0]) and unredacted.redacted is None  # type: ignore[index]

@@ -21,7 +21,7 @@ import pytest
 from leafexplain.locate.cached import entry_path, places
 from leafexplain.models import Record, Variant
 from leafexplain.render import progress
-from tests.conftest import Isolated, make_record, write_records
+from tests.conftest import Isolated, leafexplain_command, make_record, run_process, write_records
 
 MESSAGE = "widget frobnication failed badly"
 SHA = "1111111111111111111111111111111111111111"
@@ -49,6 +49,7 @@ class Answer(NamedTuple):
     hold: bool = False  # answer nothing until the test ends (a server that does not answer)
     drip: float = 0.0  # seconds between bytes of the body (a server that trickles it)
     drip_head: bool = False  # the status line and headers trickled too
+    raw: bytes | None = None  # the whole answer, status line and headers included, written as it is
 
 
 class StandIn:
@@ -69,6 +70,10 @@ class StandIn:
                     return
                 if answer.drip:
                     self.trickle(answer)
+                    return
+                if answer.raw is not None:
+                    self.wfile.write(answer.raw)
+                    self.close_connection = True
                     return
                 self.send_response(answer.status)
                 for name, value in answer.headers:
@@ -365,6 +370,173 @@ def test_no_network_is_one_line_not_one_per_file(cli: Isolated, tmp_path: Path) 
     assert cache_files(cli) == []
 
 
+# --- round 3: hostile servers and addresses (issue 28) -------------------------------------------------------------
+
+
+def answer(head: str, body: bytes = b"") -> Answer:
+    """An answer written as it stands: a status line and headers (\r\n added) in Latin-1, as http.client reads
+    them, then the body."""
+    return Answer(raw=head.replace("\n", "\r\n").encode("latin-1") + b"\r\n\r\n" + body)
+
+
+MALFORMED = {
+    "superscript length": (answer("HTTP/1.1 200 OK\nContent-Length: \u00b2", LIB_RS), "its Content-Length is not"),
+    "superscripts length": (answer("HTTP/1.1 200 OK\nContent-Length: \u00b9\u00b3", LIB_RS), "not a number"),
+    "hex length": (answer("HTTP/1.1 200 OK\nContent-Length: 0x10", LIB_RS), "its Content-Length is not a number"),
+    "chunked, cut": (answer("HTTP/1.1 200 OK\nTransfer-Encoding: chunked", b"40\r\nfn main"), "closed early (after"),
+    "chunk size not hex": (answer("HTTP/1.1 200 OK\nTransfer-Encoding: chunked", b"zz\r\nfn\r\n"), "early (after 0"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_a_malformed_answer_fails_that_file_only(cli: Isolated, raw: StandIn, tmp_path: Path, name: str) -> None:
+    """Headers are read as the ASCII HTTP writes (a `²` that `isdigit` takes ended the run, 70); an answer cut
+    short without a length says so, never "of None"; the other file is still fetched."""
+    bad, reason = MALFORMED[name]
+    raw.serve("acme/widgets", SHA, "src/lib.rs", bad)
+    raw.serve("acme/widgets", SHA, CORE, CORE_RS)
+    folder = records_folder(tmp_path, widget(), widget("00000000000000cc", GEAR, filePath=CORE, lineNumber=7))
+    result = update(cli, raw, folder, "--timeout", "5")
+    assert result.returncode == 1 and result.stderr == "", result.stdout + result.stderr
+    said = [line for line in result.stdout.splitlines() if line.startswith("failed ")]
+    assert len(said) == 1 and reason in said[0] and "None" not in said[0], result.stdout
+    assert "1 of 2 records with their source lines" in result.stdout, "the other file fetched"
+
+
+class Trickler:
+    """A server on 127.0.0.1 that accepts and then writes a byte every 0.2 s for ever, never a line's end
+    (what an FTP client waits on for a greeting that never ends)."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.done = threading.Event()
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self) -> None:
+        self.sock.settimeout(0.2)
+        while not self.done.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            threading.Thread(target=self.drip, args=(conn,), daemon=True).start()
+
+    def drip(self, conn: socket.socket) -> None:
+        with conn:
+            while not self.done.wait(0.2):
+                try:
+                    conn.sendall(b"2")
+                except OSError:
+                    return
+
+    def close(self) -> None:
+        self.done.set()
+        self.sock.close()
+
+
+@pytest.mark.parametrize("scheme", ["ftp", "http-elsewhere", "file"])
+def test_a_redirect_to_another_kind_of_address_is_not_followed(
+    cli: Isolated, raw: StandIn, tmp_path: Path, scheme: str
+) -> None:
+    """urllib's default handlers would follow a redirect to ftp:// (outside every bound: 40 s with --timeout 5,
+    and a trickle never ends), to file://, or to http on another host: only https, or the base's own http."""
+    trickler = Trickler()
+    try:
+        where = {
+            "ftp": f"ftp://127.0.0.1:{trickler.port}/raw/lib.rs",
+            "http-elsewhere": f"http://localhost:{trickler.port}/acme/widgets/{SHA}/src/lib.rs",
+            "file": "file:///etc/passwd",
+        }[scheme]
+        raw.serve("acme/widgets", SHA, "src/lib.rs", Answer(302, b"", (("Location", where),)))
+        folder = records_folder(tmp_path, widget())
+        started = time.monotonic()
+        result = run_process(
+            "update", "--records", str(folder), "--base-url", raw.url, "--timeout", "3", env=cli.environ, timeout=20
+        )
+        took = time.monotonic() - started
+    finally:
+        trickler.close()
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stdout + result.stderr
+    kind = "an http" if scheme == "http-elsewhere" else f"a {scheme}" if scheme == "file" else "an ftp"
+    assert f"redirected (HTTP 302) to {kind} address: not followed" in result.stdout, result.stdout
+    assert took < 10 and "root:" not in result.stdout and cache_files(cli) == []
+
+
+def test_credentials_in_the_base_address_are_refused_never_sent(cli: Isolated, raw: StandIn, tmp_path: Path) -> None:
+    """`http://user:secret@mirror/` went to the resolver as the host `user:secret@mirror`: the secret left the
+    machine in a DNS query. Refused before anything is asked, in one line that does not repeat it."""
+    from leafexplain.fetch.raw import base_url
+
+    address = raw.url.replace("http://", "http://user:hunter2secret@") + "/raw"
+    with pytest.raises(ValueError) as refused:  # checked first: the old code would look the host up
+        base_url(address, {})
+    assert "hunter2secret" not in str(refused.value)
+    folder = records_folder(tmp_path, widget())
+    for given in (["--base-url", address], []):
+        result = cli("update", "--records", str(folder), *given, extra_env={"LEAFEXPLAIN_RAW_BASE": address})
+        assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+        assert "hunter2secret" not in result.stderr + result.stdout and "user:" not in result.stderr
+        assert "a user name or password in the address is never sent" in result.stderr
+    assert raw.requests == []
+
+
+@pytest.mark.parametrize("port", ["99999", "8x", "-1", "\u00b2"])
+def test_a_bad_port_in_the_base_address_is_one_usage_error(
+    cli: Isolated, raw: StandIn, tmp_path: Path, port: str
+) -> None:
+    """Reported per file as a server fault before: one usage error now, nothing asked."""
+    folder = records_folder(tmp_path, *(widget(f"00000000000000a{n}", filePath=f"src/p{n}.rs") for n in range(3)))
+    result = cli("update", "--records", str(folder), "--base-url", f"http://127.0.0.1:{port}/raw")
+    assert result.returncode == 2 and result.stdout == "", result.stdout
+    assert result.stderr.startswith("leafexplain: --base-url: not a port number") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "-nan"])
+def test_a_timeout_of_nan_is_a_usage_error_as_any_value_out_of_range(cli: Isolated, tmp_path: Path, value: str) -> None:
+    folder = records_folder(tmp_path, widget())
+    result = cli("update", "--records", str(folder), "--base-url", "http://127.0.0.1:9", "--timeout", value)
+    assert result.returncode == 2 and result.stdout == "", result.stderr
+    shown = "-nan" if value == "-nan" and "-nan" in result.stderr else "nan"
+    assert f"Invalid value for '--timeout': {shown} is not in the range 1<=x<=600." in result.stderr, result.stderr
+    out_of_range = cli("update", "--records", str(folder), "--timeout", "0.5")
+    assert out_of_range.returncode == 2 and "0.5 is not in the range 1<=x<=600." in out_of_range.stderr
+
+
+@pytest.mark.parametrize(("signal_name", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_ctrl_c_and_sigterm_end_the_run_at_once_and_the_cache_stays_whole(
+    cli: Isolated, raw: StandIn, tmp_path: Path, signal_name: str, code: int
+) -> None:
+    """With fetches in flight (a server that does not answer, `--timeout 30`), the signal ended the run only
+    when they ended: now at once, with its code; every entry in the cache is whole (written by rename)."""
+    import signal
+
+    raw.serve("acme/widgets", SHA, CORE, CORE_RS)
+    for n in range(3):
+        raw.serve("acme/widgets", SHA, f"src/part{n}.rs", Answer(hold=True))
+    records = [widget(f"00000000000000a{n}", filePath=f"src/part{n}.rs") for n in range(3)]
+    folder = records_folder(tmp_path, widget("00000000000000cc", GEAR, filePath=CORE, lineNumber=7), *records)
+    command = [*leafexplain_command(), "update", "--records", str(folder), "--base-url", raw.url, "--timeout", "30"]
+    child = subprocess.Popen(command, env=cli.environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 20
+        while sum("part" in r for r in raw.requests) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sum("part" in r for r in raw.requests) == 3, raw.requests
+        sent = time.monotonic()
+        child.send_signal(getattr(signal, signal_name))
+        _, err = child.communicate(timeout=15)
+        took = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == code and b"Traceback" not in err, err
+    assert took < 3, f"{took:.1f} s after the signal"
+    for entry in (cli.cache / "leafexplain" / "sources").iterdir():
+        assert entry.suffix == ".json" and json.loads(entry.read_text(encoding="utf-8"))["format"] == 1, entry.name
+
+
 # --- resumable: a partial cache -------------------------------------------------------------------------------------
 
 
@@ -408,6 +580,48 @@ def test_a_new_record_in_a_cached_file_is_fetched_and_the_old_lines_kept(
     assert result.returncode == 0 and len(raw.requests) == 1 and len(cache_files(cli)) == 1
     entry = json.loads(cache_files(cli)[0].read_text(encoding="utf-8"))
     assert [w["wanted"] for w in entry["windows"]] == [LINE, 30]
+
+
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"  # a GitHub token's shape, made up for this test
+
+
+def test_cached_lines_are_redacted_and_counted(cli: Isolated, raw: StandIn, tmp_path: Path) -> None:
+    """The lines a file held when it was fetched, or a poisoned entry holds, are redacted as your own code is,
+    in `--full` and in JSON, and the document's counts hold them."""
+    leaky = rust_file({LINE: f'    panic!("{MESSAGE}");', LINE + 1: f"// {TOKEN}"})
+    raw.serve("acme/widgets", SHA, "src/lib.rs", leaky)
+    folder = records_folder(tmp_path, widget())
+    assert update(cli, raw, folder).returncode == 0
+    full = explain(cli, folder)
+    assert TOKEN not in full.stdout and f"{LINE + 1} | // ghp_…[redacted]" in full.stdout, full.stdout
+    shown = explain(cli, folder, fmt="json")
+    assert TOKEN not in shown.stdout and json.loads(shown.stdout)["redacted"] == {"github-token": 1}
+    raw_json = cli("--no-bundled", "--records", str(folder), "--format", "json", "--no-redact", MESSAGE)
+    assert TOKEN in raw_json.stdout and json.loads(raw_json.stdout)["redacted"] is None
+
+
+def test_a_crafted_cache_entry_shows_only_a_bounded_window(cli: Isolated, raw: StandIn, tmp_path: Path) -> None:
+    """An entry is a file anyone could have written: of one holding 2000 lines of 420 characters (840 KB), a view
+    shows the lines update keeps (six either side of the raising line), each one line cut to 400 characters,
+    4000 characters in all."""
+    raw.serve("acme/widgets", SHA, "src/lib.rs", LIB_RS)
+    folder = records_folder(tmp_path, widget())
+    assert update(cli, raw, folder).returncode == 0
+    [entry] = cache_files(cli)
+    document = json.loads(entry.read_text(encoding="utf-8"))
+    lines = [f"// line {n} " + "x" * 420 for n in range(1, 2001)]
+    lines[999] = "line one\nline two, a forged one " + "y" * 500
+    document["windows"][0].update({"line": 1000, "start": 1, "lines": lines})
+    entry.write_text(json.dumps(document), encoding="utf-8")
+    full = explain(cli, folder)
+    assert full.returncode == 0 and len(full.stdout) < 20_000, len(full.stdout)
+    assert "> 1000 | line one" in full.stdout and "// line 999 " in full.stdout and "// line 1001 " in full.stdout
+    assert "// line 993 " not in full.stdout and "// line 1007 " not in full.stdout
+    assert "line two" not in full.stdout, "one line of the entry is one line shown"
+    snippet = snippet_of(explain(cli, folder, fmt="json"))
+    assert snippet is not None and snippet["line"] == 1000 and 994 <= snippet["start"] < 1000
+    assert len(snippet["lines"]) <= 13 and all(len(line) <= 400 for line in snippet["lines"])
+    assert sum(map(len, snippet["lines"])) <= 4000 and snippet["lines"][1000 - snippet["start"]] == "line one"
 
 
 # --- the order of snippets at explain time --------------------------------------------------------------------------

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -207,3 +210,165 @@ def test_an_empty_home_variable_is_not_the_root_folder() -> None:
 
     assert home({"HOME": ""}) not in ("", "/") and home({"HOME": "relative/path"}).startswith("/")
     assert home({"HOME": "/somewhere/else"}) == "/somewhere/else"
+
+
+class Swapper:
+    """A writer racing in the project: `target` is a regular file (or folder) of the project one moment and a
+    symlink to a file (or folder) outside the next, swapped by rename as fast as a thread can."""
+
+    def __init__(self, target: Path, outside: Path) -> None:
+        self.target, self.outside = target, outside
+        self.aside = target.with_name(target.name + ".aside")
+        self.link = target.with_name(target.name + ".link")
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.swap, daemon=True)
+
+    def swap(self) -> None:
+        folder = self.target.is_dir()
+        while not self.stop.is_set():
+            os.symlink(self.outside, self.link)
+            if folder:  # a folder cannot be renamed over: moved aside, the symlink put in its place, and back
+                os.rename(self.target, self.aside)
+                os.rename(self.link, self.target)
+                os.rename(self.target, self.link)
+                os.rename(self.aside, self.target)
+                os.unlink(self.link)
+            else:
+                os.link(self.target, self.aside)  # the project's file, kept to be put back
+                os.replace(self.link, self.target)
+                os.replace(self.aside, self.target)
+
+    def __enter__(self) -> Swapper:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(5)
+
+
+def race(look: Callable[[], object], rounds: int = 3000, seconds: float = 4.0) -> tuple[int, int]:
+    """(how many lookups, how many showed the secret): `look` called while the writer swaps, bounded in count
+    and in time."""
+    leaks = done = 0
+    end = time.monotonic() + seconds
+    while done < rounds and time.monotonic() < end:
+        leaks += SECRET in repr(look())  # an OSError escaping is a fault too: it would end the run (70)
+        done += 1
+    return done, leaks
+
+
+@pytest.mark.parametrize("swapped", ["file", "folder"])
+def test_a_symlink_swapped_in_while_explaining_never_shows_a_file_outside_your_code(
+    tmp_path: Path, swapped: str
+) -> None:
+    """Resolved and checked, then opened by name, a file could be a symlink by then: what is read is what was
+    opened, and what was opened is checked (nothing followed on the way), however the writer times its swaps."""
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (project / "src").mkdir(parents=True)
+    outside.mkdir()
+    mine = "fn main() {\n    build_the_graph();\n    x.require_grad();\n}\n"
+    (project / "src" / "main.rs").write_text(mine)
+    (outside / "main.rs").write_text(f"fn main() {{\n    // {SECRET}\n    // {SECRET}\n}}\n")
+    paths = local_paths(tmp_path)._replace(roots=(str(project),))
+    frame = Frame(str(project / "src" / "main.rs"), 2)
+    event = ErrorEvent("rust", "panic", SEED, location=frame, frames=(frame,), user_frame=frame)
+    target = project / "src" if swapped == "folder" else project / "src" / "main.rs"
+    real = outside if swapped == "folder" else outside / "main.rs"
+    with Swapper(target, real):
+        done, leaks = race(lambda: user_snippet(event, paths))
+    assert leaks == 0, f"{leaks} of {done} lookups showed the file outside the project"
+    assert done >= 100 and user_snippet(event, paths) is not None, "the project's own file is still shown"
+
+
+def test_a_symlink_swapped_in_for_a_library_file_is_never_read(tmp_path: Path) -> None:
+    """The same race for a library file a frame names: checked in a library location, then opened."""
+    grad = "grad can be implicitly created only for scalar outputs"
+    torch = Record("t", "pytorch/pytorch", "t", grad, grad, filePath="torch/autograd/__init__.py", lineNumber=2)
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "torch" / "autograd"
+    site.mkdir(parents=True)
+    (site / "__init__.py").write_text(f'# library\nraise RuntimeError("{grad}")\n# library\n')
+    secret = tmp_path / "outside.py"
+    secret.write_text(f'# {SECRET}\nraise RuntimeError("{grad}")\n# {SECRET}\n')
+    paths = local_paths(tmp_path)._replace(roots=(str(tmp_path / "project"),))
+    frame = Frame(str(site / "__init__.py"), 2)
+    event = ErrorEvent("python", "RuntimeError", grad, location=frame, frames=(frame,))
+    with Swapper(site / "__init__.py", secret):
+        done, leaks = race(lambda: library_source(torch, event, paths))
+    assert leaks == 0, f"{leaks} of {done} lookups showed the file outside the library"
+    assert done >= 100 and library_source(torch, event, paths) is not None
+
+
+def swap_in(target: Path, outside: Path) -> None:
+    """The writer's swap, at the worst moment: `target` (a file or a folder) becomes a symlink to `outside`."""
+    if target.is_symlink():
+        return
+    target.rename(target.with_name(target.name + ".aside"))
+    target.symlink_to(outside)
+
+
+@pytest.mark.parametrize("swapped", ["file", "folder"])
+def test_a_swap_timed_just_after_the_check_is_never_read(tmp_path: Path, monkeypatch, swapped: str) -> None:
+    """The race above, won every time: the symlink is put in the moment the path has been checked."""
+    from leafexplain.locate import files
+
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (project / "src").mkdir(parents=True)
+    outside.mkdir()
+    (project / "src" / "main.rs").write_text("fn main() {\n    build_the_graph();\n}\n")
+    (outside / "main.rs").write_text(f"fn main() {{\n    // {SECRET}\n}}\n")
+    paths = local_paths(tmp_path)._replace(roots=(str(project),))
+    frame = Frame(str(project / "src" / "main.rs"), 2)
+    event = ErrorEvent("rust", "panic", SEED, location=frame, frames=(frame,), user_frame=frame)
+    target = project / "src" if swapped == "folder" else project / "src" / "main.rs"
+    checked = files._in_your_folders
+
+    def check_then_swap(real: str, local: LocalPaths) -> bool:
+        inside = checked(real, local)
+        swap_in(target, outside if swapped == "folder" else outside / "main.rs")
+        return inside
+
+    monkeypatch.setattr(files, "_in_your_folders", check_then_swap)
+    assert SECRET not in repr(user_snippet(event, paths))
+
+
+def test_a_library_file_swapped_just_after_its_check_is_never_read(tmp_path: Path, monkeypatch) -> None:
+    from leafexplain.locate import library as lookup
+
+    grad = "grad can be implicitly created only for scalar outputs"
+    torch = Record("t", "pytorch/pytorch", "t", grad, grad, filePath="torch/autograd/__init__.py", lineNumber=2)
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "torch" / "autograd"
+    site.mkdir(parents=True)
+    (site / "__init__.py").write_text(f'# library\nraise RuntimeError("{grad}")\n')
+    secret = tmp_path / "outside.py"
+    secret.write_text(f'# {SECRET}\nraise RuntimeError("{grad}")\n')
+    resolved = lookup.realpath
+
+    def resolve_then_swap(path: str) -> str:
+        real = resolved(path)
+        swap_in(site / "__init__.py", secret)
+        return real
+
+    monkeypatch.setattr(lookup, "realpath", resolve_then_swap)
+    frame = Frame(str(site / "__init__.py"), 2)
+    event = ErrorEvent("python", "RuntimeError", grad, location=frame, frames=(frame,))
+    paths = local_paths(tmp_path)._replace(roots=(str(tmp_path / "project"),))
+    assert SECRET not in repr(library_source(torch, event, paths))
+
+
+def test_open_resolved_follows_no_symlink_on_the_way(tmp_path: Path) -> None:
+    from leafexplain.safeio import open_resolved, realpath
+
+    base = realpath(tmp_path)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "f.py").write_text("x = 1\n")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "l.py").symlink_to(tmp_path / "real" / "f.py")
+    os.mkfifo(tmp_path / "real" / "fifo.py")
+    with open_resolved(f"{base}/real/f.py") as handle:
+        assert handle.read() == b"x = 1\n"
+    for path in ("link/f.py", "real/l.py", "real/../real/f.py", "real/fifo.py"):
+        with pytest.raises(OSError):
+            open_resolved(f"{base}/{path}")
+    with pytest.raises(OSError):
+        open_resolved("real/f.py")  # relative: not a resolved path

@@ -735,6 +735,100 @@ MUTATIONS += [
         "            if False:",
         [T + "test_hostile_records.py::test_two_gigabyte_record_files_are_refused_and_the_rest_loads"],
     ),
+    (
+        "M94 your code opened at the checked path, following nothing",
+        "leafexplain/safeio.py",
+        "        fd = os.open(name, _READ_FLAGS | _NO_FOLLOW, dir_fd=way)",
+        "        fd = os.open(path, _READ_FLAGS)",
+        [T + "test_your_code_only.py::test_a_swap_timed_just_after_the_check_is_never_read"],
+    ),
+    (
+        "M95 a frame's library file opened at the path that was checked",
+        "leafexplain/locate/library.py",
+        "    real = found.real or realpath(found.path)",
+        "    real = realpath(found.path)",
+        [T + "test_your_code_only.py::test_a_library_file_swapped_just_after_its_check_is_never_read"],
+    ),
+    (
+        "M96 no credentials in the base address",
+        "leafexplain/fetch/raw.py",
+        '    if "@" in parts.netloc:',
+        "    if False:",
+        [T + "test_update.py::test_credentials_in_the_base_address_are_refused_never_sent"],
+    ),
+    (
+        "M97 the base address's port checked",
+        "leafexplain/fetch/raw.py",
+        "        port = parts.port  # ValueError for a port that is not a number from 0 to 65535",
+        "        port = None",
+        [T + "test_update.py::test_a_bad_port_in_the_base_address_is_one_usage_error"],
+    ),
+    (
+        "M98 --timeout nan refused",
+        "leafexplain/cli/update.py",
+        "    if timeout != timeout:",
+        "    if False:",
+        [T + "test_update.py::test_a_timeout_of_nan_is_a_usage_error_as_any_value_out_of_range"],
+    ),
+    (
+        "M99 a redirect followed only to https or the base's own http",
+        "leafexplain/fetch/raw.py",
+        '            if scheme != "https" and not own:',
+        "            if False:",
+        [T + "test_update.py::test_a_redirect_to_another_kind_of_address_is_not_followed"],
+    ),
+    (
+        "M100 headers read as ASCII",
+        "leafexplain/fetch/raw.py",
+        "    if value is None or not (value.isascii() and value.isdigit()) or len(value) > 18:",
+        "    if value is None or not value.isdigit():",
+        [T + "test_update.py::test_a_malformed_answer_fails_that_file_only"],
+    ),
+    (
+        "M101 an answer cut short without a length",
+        "leafexplain/fetch/raw.py",
+        "    if expected is None:  # no length said",
+        "    if False:",
+        [T + "test_update.py::test_a_malformed_answer_fails_that_file_only"],
+    ),
+    (
+        "M102 signals end update at once",
+        "leafexplain/fetch/update.py",
+        "        pool.shutdown(wait=False, cancel_futures=True)",
+        "        pool.shutdown(wait=True, cancel_futures=True)",
+        [T + "test_update.py::test_ctrl_c_and_sigterm_end_the_run_at_once_and_the_cache_stays_whole"],
+    ),
+    (
+        "M103 a cache entry shows a bounded window",
+        "leafexplain/locate/cached.py",
+        '            start, lines = shown_lines(window["line"], window["start"], window["lines"])',
+        '            start, lines = window["start"], tuple(window["lines"])',
+        [T + "test_update.py::test_a_crafted_cache_entry_shows_only_a_bounded_window"],
+    ),
+    (
+        "M104 library lines redacted",
+        "leafexplain/locate/__init__.py",
+        "            library = tuple(_redacted(source, redactor) for source in library)",
+        "            library = library",
+        [
+            T
+            + "test_localsource.py::test_library_lines_are_redacted_and_counted_a_file_of_your_own_folder_that_looks_like_one_too"
+        ],
+    ),
+    (
+        "M105 cached lines redacted",
+        "leafexplain/locate/__init__.py",
+        "            self._found[index] = found if self._redactor is None else _redacted(found, self._redactor)",
+        "            self._found[index] = found",
+        [T + "test_update.py::test_cached_lines_are_redacted_and_counted"],
+    ),
+    (
+        "M106 the counts hold the lines redacted here",
+        "leafexplain/session.py",
+        "    return report._replace(located=located, redacted=RedactedSoFar(report.redacted, redactor))",
+        "    return report._replace(located=located, redacted=report.redacted)",
+        [T + "test_update.py::test_cached_lines_are_redacted_and_counted"],
+    ),
 ]
 
 

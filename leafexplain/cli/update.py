@@ -24,7 +24,11 @@ def run_update(
 
     Exit 0 when every record that names a place has its lines cached, 1 when some have not, 2 when a
     named path does not exist or the address is not http(s) (the other paths' records are still fetched).
+    Raises click.BadParameter for a `--timeout` of nan, which click's range lets through (every comparison
+    with nan is false), so that it is the usage error any other value out of range is.
     """
+    if timeout != timeout:  # nan: the only float that is not equal to itself
+        _refuse_nan("timeout", timeout)
     from leafexplain.fetch.raw import base_url, opener
     from leafexplain.fetch.update import update_sources
     from leafexplain.locate.cached import sources_dir
@@ -54,3 +58,13 @@ def run_update(
     if absent:
         return ExitStatus.USAGE_ERROR
     return ExitStatus.EXPLAINED if summary.complete and not summary.stopped else ExitStatus.NOTHING_MATCHED
+
+
+def _refuse_nan(name: str, value: float) -> None:
+    """click's own message for a value out of the option's range, the range read from the option itself."""
+    import click
+
+    option = next(p for p in click.get_current_context().command.params if p.name == name)
+    bounds = option.type  # click.FloatRange: its `min` and `max` as the option declares them
+    hint = "'" + "' / '".join(option.opts) + "'"
+    raise click.BadParameter(f"{value} is not in the range {bounds.min}<=x<={bounds.max}.", param_hint=hint)

@@ -7,13 +7,20 @@ machine, so that a test's stand-in server on 127.0.0.1 is reached directly.
 The time allowed is for the whole file: a socket's own timeout restarts with every byte, so a server
 that trickles its answer (a byte a second) would hold a read for as long as it likes. Each wait on
 the socket, from the connection to the last byte (the header lines included), is given only the
-time left, so a file ends at its bound, give or take the last wait's scheduling.
+time left, so a file ends at its bound, give or take the last wait's scheduling. Only http(s) is
+spoken: the opener has no handler for ftp, file or data addresses, and a redirect is followed only to
+https (or to the configured base's own http host), with the same deadline.
+
+An answer is read as the protocol writes it, in ASCII: a header that is not (a `Content-Length` of `²`)
+fails that file, never the run. The address itself never carries credentials: a user name or password in
+it would be sent to the resolver as part of a host name, so it is refused, and never repeated.
 """
 
 from __future__ import annotations
 
 import http.client
 import io
+import re
 import socket
 import time
 import urllib.error
@@ -46,12 +53,38 @@ class FetchFault(Exception):
 
 def base_url(option: str | None, environ: Mapping[str, str]) -> str:
     """The service's address: the option, else LEAFEXPLAIN_RAW_BASE, else GitHub's. Raises ValueError when it
-    is not an http(s) address."""
+    is not an http(s) address of a host (and a port) that a request can name; one with a user name or password
+    in it is refused without repeating them."""
     base = (option or environ.get(BASE_VARIABLE) or DEFAULT_BASE).rstrip("/")
     parts = urllib.parse.urlsplit(base)
+    if "@" in parts.netloc:
+        host = parts.netloc.rpartition("@")[2]
+        raise ValueError(
+            f"a user name or password in the address is never sent (it would go out as part of a host name): "
+            f"give {parts.scheme}://{host}{parts.path} without them"
+        )
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         raise ValueError(f"not an http(s) address: {base}")
+    try:
+        port = parts.port  # ValueError for a port that is not a number from 0 to 65535
+    except ValueError:
+        raise ValueError(f"not a port number: {parts.netloc.rpartition(':')[2]} in {base}") from None
+    host = parts.hostname or ""
+    if not _HOST.fullmatch(host) or port == 0:
+        raise ValueError(f"not a host{' and port' if port is not None else ''} a request can name: {parts.netloc}")
     return base
+
+
+# A host name (letters, digits, `-`, `.`, `_`), an IPv4 address, or an IPv6 one (urlsplit took its brackets off).
+_HOST = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,252})|[0-9A-Fa-f:.]{2,45}(?:%[A-Za-z0-9_.-]{1,64})?")
+
+
+def ascii_number(value: str | None) -> int | None:
+    """A header's number as HTTP writes it (ASCII digits); None when it is absent or anything else (`²`, `٣`,
+    `-1`, ` 12`), which `int` and `str.isdigit` would take or choke on."""
+    if value is None or not (value.isascii() and value.isdigit()) or len(value) > 18:
+        return None
+    return int(value)
 
 
 def raw_url(base: str, repo: str, commit: str, path: str) -> str:
@@ -166,7 +199,30 @@ class _HTTPSHandler(_DeadlineHandler, urllib.request.HTTPSHandler):
 
 
 class _RedirectHandler(urllib.request.HTTPRedirectHandler):
-    """A redirect (a renamed repository) keeps the request's deadline: the bound is for the whole file."""
+    """A redirect (a renamed repository) is followed to https, or to the base's own http host and port, and keeps
+    the request's deadline: the bound is for the whole file. Anything else (ftp, file, another http host) fails
+    the file, said by its scheme only (the address is the server's text)."""
+
+    def __init__(self, base: str) -> None:
+        parts = urllib.parse.urlsplit(base)
+        self.own_http = parts.netloc.lower() if parts.scheme == "http" else None
+
+    def http_error_302(self, req, fp, code, msg, headers):  # type: ignore[no-untyped-def]
+        # Checked before urllib's own check, which lets ftp through and names any other scheme in an HTTPError.
+        newurl = headers.get("location") or headers.get("uri") if headers else None
+        if newurl:
+            try:
+                target = urllib.parse.urlsplit(urllib.parse.urljoin(req.full_url, newurl))
+                own = target.scheme == "http" and target.netloc.lower() == self.own_http
+                scheme = target.scheme if target.scheme.isalnum() else "malformed"
+            except ValueError:
+                own, scheme = False, "malformed"
+            if scheme != "https" and not own:
+                what = "an" if scheme[:1] in "aeiou" or scheme in ("http", "ftp") else "a"
+                raise FetchFault("failed", f"redirected (HTTP {code}) to {what} {scheme} address: not followed")
+        return super().http_error_302(req, fp, code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
@@ -177,10 +233,21 @@ class _RedirectHandler(urllib.request.HTTPRedirectHandler):
 
 def opener(base: str, environ: Mapping[str, str]) -> urllib.request.OpenerDirector:
     """An opener for the service at `base`, through the environment's proxy for it, if any; a request that
-    carries a deadline (as `fetch_text`'s do) is read within it."""
+    carries a deadline (as `fetch_text`'s do) is read within it. Built by hand, not by `build_opener`, whose
+    defaults add handlers for ftp, file and data addresses that no deadline bounds."""
     host = urllib.parse.urlsplit(base).hostname or ""
-    proxies = urllib.request.ProxyHandler(_proxies(host, environ))
-    return urllib.request.build_opener(proxies, _HTTPHandler(), _HTTPSHandler(), _RedirectHandler())
+    made = urllib.request.OpenerDirector()
+    for handler in (
+        urllib.request.ProxyHandler(_proxies(host, environ)),
+        urllib.request.UnknownHandler(),  # an address of any other kind: URLError, "unknown url type"
+        _HTTPHandler(),
+        _HTTPSHandler(),
+        urllib.request.HTTPDefaultErrorHandler(),
+        _RedirectHandler(base),
+        urllib.request.HTTPErrorProcessor(),
+    ):
+        made.add_handler(handler)
+    return made
 
 
 def _http_fault(error: urllib.error.HTTPError, host: str) -> FetchFault:
@@ -188,8 +255,8 @@ def _http_fault(error: urllib.error.HTTPError, host: str) -> FetchFault:
     if code in (404, 410):
         return FetchFault("missing", f"not found (HTTP {code}): no such commit, or no such file at it")
     if code in (403, 429):
-        wait = error.headers.get("Retry-After") if error.headers else None
-        later = f", retry after {wait} s" if wait and wait.isdigit() else ""
+        wait = ascii_number(error.headers.get("Retry-After") if error.headers else None)
+        later = f", retry after {wait} s" if wait is not None else ""
         what = "rate limited" if code == 429 else "refused (a rate limit or an access rule)"
         return FetchFault("stop", f"{what} by {host} (HTTP {code}{later})")
     if code == 407:
@@ -197,6 +264,12 @@ def _http_fault(error: urllib.error.HTTPError, host: str) -> FetchFault:
     if code >= 500:
         return FetchFault("failed", f"server error (HTTP {code})")
     return FetchFault("failed", f"unexpected answer (HTTP {code})")
+
+
+def _cut_short(got: int, expected: int | None) -> str:
+    if expected is None:  # no length said (a chunked answer): only that it ended too soon
+        return f"the connection closed early (after {got} bytes)"
+    return f"the connection closed early (got {got} bytes of {expected})"
 
 
 def _is_timeout(reason: object) -> bool:
@@ -218,10 +291,13 @@ def fetch_text(
     deadline = _Deadline(timeout)
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, "Accept": "text/plain, */*"})
     request.deadline = deadline  # type: ignore[attr-defined]  # read by `opener`'s handlers
-    expected: str | None = None
+    expected: int | None = None
     try:
         with via.open(request, timeout=timeout) as answer:
-            expected = answer.headers.get("Content-Length")
+            length = answer.headers.get("Content-Length")
+            expected = ascii_number(length)
+            if length is not None and expected is None:
+                raise FetchFault("failed", "a malformed answer (its Content-Length is not a number)")
             content_type = (answer.headers.get("Content-Type") or "").lower()
             pieces: list[bytes] = []
             size = 0
@@ -243,17 +319,18 @@ def fetch_text(
             raise FetchFault("failed", f"timed out after {timeout:g} s") from None
         raise FetchFault("stop", f"cannot reach {host}: {error.reason}") from None
     except http.client.IncompleteRead as error:
-        got = len(error.partial)
-        raise FetchFault("failed", f"the connection closed early (got {got} bytes of {expected})") from None
+        raise FetchFault("failed", _cut_short(len(error.partial), expected)) from None
     except TimeoutError:
         raise FetchFault("failed", f"timed out after {timeout:g} s") from None
     except (http.client.HTTPException, ConnectionError) as error:
         raise FetchFault("failed", f"the answer was cut off or malformed ({type(error).__name__})") from None
+    except ValueError:  # what http.client lets through of a malformed answer (a chunk size that is not hex)
+        raise FetchFault("failed", "the answer was cut off or malformed (ValueError)") from None
     except OSError as error:
         raise FetchFault("stop", f"cannot reach {host}: {error.strerror or error}") from None
     data = b"".join(pieces)
-    if expected and expected.isdigit() and int(expected) != len(data):
-        raise FetchFault("failed", f"the connection closed early (got {len(data)} bytes of {expected})")
+    if expected is not None and expected != len(data):
+        raise FetchFault("failed", _cut_short(len(data), expected))
     if _looks_like_html(content_type, data[:512], url):
         raise FetchFault("stop", f"{host} answered with an HTML page, not the file (a proxy or a login page?)")
     if b"\0" in data[:8192]:

@@ -109,23 +109,26 @@ class _Run:
 def _run_round(
     run: _Run, groups: dict[FileKey, list[tuple[int, SourcePlace]]], jobs: int, on_done: Callable[[], None]
 ) -> dict[FileKey, tuple[FetchFault | None, dict[int, str]] | None]:
-    """Fetch each group's file, a few at a time; on Ctrl-C, what has not begun is cancelled."""
+    """Fetch each group's file, a few at a time. Ctrl-C or SIGTERM (raised in this, the main thread) ends the
+    round at once: what has not begun is cancelled and the fetches in flight are not waited for (a `with` block
+    would join them, up to `--timeout` later); each writes its entry whole, by rename, if it gets that far."""
     results: dict[FileKey, tuple[FetchFault | None, dict[int, str]] | None] = {}
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="leafexplain-update") as pool:
-        running: dict[Future[tuple[FetchFault | None, dict[int, str]] | None], FileKey] = {
-            pool.submit(run.fetch, [p for _, p in group]): key for key, group in groups.items()
-        }
-        try:
-            while running:
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    key = running.pop(future)
-                    results[key] = future.result()
-                    on_done()
-        except BaseException:
-            run.stop("interrupted")
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="leafexplain-update")
+    running: dict[Future[tuple[FetchFault | None, dict[int, str]] | None], FileKey] = {
+        pool.submit(run.fetch, [p for _, p in group]): key for key, group in groups.items()
+    }
+    try:
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                key = running.pop(future)
+                results[key] = future.result()
+                on_done()
+    except BaseException:
+        run.stop("interrupted")
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     return results
 
 

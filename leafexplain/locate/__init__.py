@@ -4,6 +4,10 @@ A few stats and small reads, nothing slow, and never the network. `files` reads 
 code, `library` finds a record's file (`rust` for toolchains and crates, `python` for the standard
 library and packages), `message` says where the record's message stands in it, and `cached` reads
 the lines `leafexplain update` keeps for records whose library is not installed here.
+
+Every line read here is redacted as it comes in, as the input was (`redact.Redactor`): the user's own, a
+library file's (which may be a file of the user's own folder, or one anyone could have written where a
+library goes) and the source cache's (an entry is a file anyone could have written too).
 """
 
 from __future__ import annotations
@@ -12,16 +16,28 @@ import os
 from collections.abc import Sequence
 
 from leafexplain.locate.files import LocalPaths
-from leafexplain.models import CachedSnippet, Finding, Located, Record
+from leafexplain.models import CachedSnippet, Finding, Located, Record, Redacted
 
-__all__ = ["LocalPaths", "find_sources"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from leafexplain.models import LibrarySource, Snippet
+    from leafexplain.redact import Redactor
+
+    _Lines = TypeVar("_Lines", Snippet, LibrarySource, CachedSnippet)
+
+__all__ = ["LocalPaths", "RedactedSoFar", "find_sources"]
 
 
-def find_sources(findings: Sequence[Finding], paths: LocalPaths) -> tuple[Located, ...]:
+def find_sources(
+    findings: Sequence[Finding], paths: LocalPaths, redactor: Redactor | None = None
+) -> tuple[Located, ...]:
     """For each finding: its user frame's code, and each matched record's installed source; for a record
     with no installed source, its lines from the source cache, looked up when a view asks for them (the order
     of issue 17: the record's own, else installed, else cached; cached lines from a release stand in for a
-    record's own from a commit that is not in the repository's history)."""
+    record's own from a commit that is not in the repository's history). With a `redactor`, every line is
+    redacted as it is read, and counted there (the cache's when a view reads them)."""
     from leafexplain.locate.files import user_snippet
     from leafexplain.locate.library import forget_listings, library_source
 
@@ -33,10 +49,54 @@ def find_sources(findings: Sequence[Finding], paths: LocalPaths) -> tuple[Locate
         # repository's history (the seed's), and then the lines cached from a release take its place.
         wanted = tuple(c.record if s is None else None for c, s in zip(finding.matches, library, strict=True))
         cached = (
-            _CacheLookups(wanted, paths.sources) if paths.sources is not None and any(wanted) else (None,) * len(wanted)
+            _CacheLookups(wanted, paths.sources, redactor)
+            if paths.sources is not None and any(wanted)
+            else (None,) * len(wanted)
         )
-        found.append(Located(user_snippet(finding.event, paths), library, cached))  # type: ignore[arg-type]
+        user = user_snippet(finding.event, paths)
+        if redactor is not None:
+            user = _redacted(user, redactor)
+            library = tuple(_redacted(source, redactor) for source in library)
+        found.append(Located(user, library, cached))  # type: ignore[arg-type]
     return tuple(found)
+
+
+def _redacted(found: _Lines | None, redactor: Redactor) -> _Lines | None:
+    """The snippet (the user's, a library's, the cache's) with each of its lines redacted."""
+    if found is None or not found.lines:
+        return found
+    return found._replace(lines=tuple(map(redactor, found.lines)))
+
+
+class RedactedSoFar(Sequence[tuple[str, int]]):
+    """`Report.redacted` once this machine's lines are read: the input's counts and those of the lines redacted
+    here, the source cache's included, added up whenever they are read (a view reads the cache's lines before
+    it writes the counts, as the JSON document does, so they hold the lines it shows)."""
+
+    __slots__ = ("_before", "_redactor")
+
+    def __init__(self, before: Redacted, redactor: Redactor) -> None:
+        self._before, self._redactor = before or (), redactor
+
+    def _counts(self) -> tuple[tuple[str, int], ...]:
+        from leafexplain.redact import merge
+
+        return merge(self._before, self._redactor.counts())
+
+    def __len__(self) -> int:
+        return len(self._counts())
+
+    def __getitem__(self, index: int) -> tuple[str, int]:  # type: ignore[override]
+        return self._counts()[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self._counts() == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self._counts())
+
+    def __repr__(self) -> str:
+        return repr(self._counts())
 
 
 class _CacheLookups(Sequence["CachedSnippet | None"]):
@@ -46,10 +106,10 @@ class _CacheLookups(Sequence["CachedSnippet | None"]):
     show; the default view shows none and asks for nothing, so it reads no file and imports nothing.
     """
 
-    __slots__ = ("_found", "_records", "_root")
+    __slots__ = ("_found", "_records", "_redactor", "_root")
 
-    def __init__(self, records: tuple[Record | None, ...], root: str) -> None:
-        self._records, self._root = records, root
+    def __init__(self, records: tuple[Record | None, ...], root: str, redactor: Redactor | None = None) -> None:
+        self._records, self._root, self._redactor = records, root, redactor
         self._found: dict[int, CachedSnippet | None] = {}
 
     def __len__(self) -> int:
@@ -60,7 +120,8 @@ class _CacheLookups(Sequence["CachedSnippet | None"]):
             return tuple(self[i] for i in range(len(self._records))[index])  # type: ignore[return-value]
         index = range(len(self._records))[index]  # IndexError as a tuple's
         if index not in self._found:
-            self._found[index] = _from_cache(self._records[index], self._root)
+            found = _from_cache(self._records[index], self._root)
+            self._found[index] = found if self._redactor is None else _redacted(found, self._redactor)
         return self._found[index]
 
     def __eq__(self, other: object) -> bool:

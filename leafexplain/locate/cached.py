@@ -26,7 +26,8 @@ import zlib
 from collections.abc import Mapping, Sequence
 
 from leafexplain.env import cache_dir
-from leafexplain.locate.files import language_of
+from leafexplain.locate.files import MAX_LINE_CHARS, language_of
+from leafexplain.locate.library import LIBRARY_CONTEXT
 from leafexplain.models import CachedSnippet, Record, SourcePlace
 from leafexplain.named import NamedTuple
 from leafexplain.regex import lazy_regex
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
 CACHE_FORMAT = 1
 MAX_ENTRY_BYTES = 1 << 20  # an entry holds a few windows of a dozen lines: anything bigger is not ours
 MAX_WINDOWS = 100  # per file: a file with more raising lines than this keeps those nearest its top
+# What a view shows of an entry: the lines `update` keeps (LIBRARY_CONTEXT either side of the raising line),
+# each cut to MAX_LINE_CHARS, and this many characters in all: a crafted entry holds what it likes.
+MAX_SHOWN_CHARS = 4000
 _COMMIT = lazy_regex(r"[0-9a-f]{7,40}")
 _REPO = lazy_regex(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 _BLOB_COMMIT = lazy_regex(r"/blob/([0-9a-fA-F]{7,40})/")
@@ -175,17 +179,35 @@ def cached_snippet(record: Record, root: str | os.PathLike[str]) -> CachedSnippe
     for place in places(record):
         window = _window(read_entry(root, place), place.line)
         if window is not None:
+            start, lines = shown_lines(window["line"], window["start"], window["lines"])
             return CachedSnippet(
                 repo=place.repo,
                 commit=place.commit,
                 path=place.path,
                 line=window["line"],
-                start=window["start"],
-                lines=tuple(window["lines"]),
+                start=start,
+                lines=lines,
                 language=language_of(place.path),
                 url=github_line_url(place, window["line"]),
             )
     return None
+
+
+def shown_lines(line: int, start: int, lines: Sequence[str]) -> tuple[int, tuple[str, ...]]:
+    """(the first line's number, the lines) of a window a view may show: those within LIBRARY_CONTEXT of the
+    raising line, each one line (to its first break) of at most MAX_LINE_CHARS, and lines dropped from the far
+    end while there are more than MAX_SHOWN_CHARS in all (the raising line is always kept)."""
+    first = max(start, line - LIBRARY_CONTEXT)
+    near = lines[first - start : line - start + LIBRARY_CONTEXT + 1]
+    kept = [(text.splitlines() or [""])[0][:MAX_LINE_CHARS] for text in near]
+    at = line - first  # the raising line's place in `kept`
+    while len(kept) > 1 and sum(map(len, kept)) > MAX_SHOWN_CHARS:
+        if at >= len(kept) - 1 - at:  # more lines before it than after: one from the top
+            kept.pop(0)
+            first, at = first + 1, at - 1
+        else:
+            kept.pop()
+    return first, tuple(kept)
 
 
 class Window(NamedTuple):

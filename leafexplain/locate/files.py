@@ -17,14 +17,13 @@ import os
 import sys
 from collections.abc import Mapping
 from functools import lru_cache
-from stat import S_ISREG
 
 from leafexplain.env import cache_dir, home
 from leafexplain.models import ErrorEvent, Frame, Snippet
 from leafexplain.named import NamedTuple
 from leafexplain.redact import MARK, redact
 from leafexplain.regex import lazy_regex
-from leafexplain.safeio import inside, read_regular, realpath
+from leafexplain.safeio import inside, open_resolved, realpath
 
 USER_CONTEXT = 3  # lines either side of the user's line
 CODE_SEARCH = 30  # lines either side where a traceback's code line is looked for when the file changed
@@ -97,6 +96,7 @@ class Found(NamedTuple):
     url: str | None = None
     url_exact: bool = False  # the local file is the backtrace's commit: the url can point at the line
     note: str = ""
+    real: str | None = None  # the resolved path that was checked, the one to open (None: `path` resolved)
 
 
 def _holds_home(folder: str, user_home: str) -> bool:
@@ -131,32 +131,46 @@ def suffix(path: str) -> str:
     return os.path.splitext(path)[1].lower()
 
 
-def stamp(path: str) -> tuple[int, int] | None:
+# What a file read is known by: device, inode, modification time and size of what was opened.
+Stamp = tuple[int, int, int, int]
+
+
+def stamp(real: str) -> Stamp | None:
+    """The stamp of the regular file at `real`, a resolved path (checked by the caller), opened following no
+    symlink in any part (`open_resolved`); None when it is missing, too big, not a regular file, or a part of
+    its path was swapped for a symlink since it was resolved. Never resolved again here: that would follow
+    the symlink a writer put in since the check."""
     try:
-        st = os.stat(path)
+        with open_resolved(real, max_bytes=MAX_FILE_BYTES) as handle:
+            st = os.fstat(handle.fileno())
     except (OSError, ValueError):
         return None
-    if not S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
-        return None
-    return st.st_mtime_ns, st.st_size
+    return st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size
 
 
 @lru_cache(maxsize=64)
-def read_lines_cached(path: str, stamp: tuple[int, int]) -> tuple[str, ...] | None:
+def read_lines_cached(real: str, stamp: Stamp) -> tuple[str, ...] | None:
+    """The lines of the file at `real` (resolved, as for `stamp`), when what is opened there is still the file
+    `stamp` was taken of: a file swapped since (a symlink, another file) is not read."""
     try:
-        data = read_regular(path, MAX_FILE_BYTES)  # a FIFO or device put there since the stat: refused
-    except OSError:
+        with open_resolved(real, max_bytes=MAX_FILE_BYTES) as handle:
+            st = os.fstat(handle.fileno())
+            if (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size) != stamp:
+                return None
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except (OSError, ValueError):
         return None
-    if b"\0" in data[:8192]:
-        return None  # not text
+    if len(data) > MAX_FILE_BYTES or b"\0" in data[:8192]:
+        return None  # grew past the bound since it was opened, or not text
     text = data.decode("utf-8", errors="replace")
     return tuple(line[:MAX_LINE_CHARS] for line in text.splitlines())
 
 
-def read_lines(path: str) -> tuple[str, ...] | None:
-    """The lines of a text file, or None when it is missing, too big or binary."""
-    found = stamp(path)
-    return None if found is None else read_lines_cached(path, found)
+def read_lines(real: str) -> tuple[str, ...] | None:
+    """The lines of the text file at `real` (resolved, as for `stamp`), or None when it is missing, too big or
+    binary."""
+    found = stamp(real)
+    return None if found is None else read_lines_cached(real, found)
 
 
 def window(lines: tuple[str, ...], line: int, context: int) -> tuple[int, tuple[str, ...]]:

@@ -47,9 +47,10 @@ def _event_frames(event: ErrorEvent) -> list[Frame]:
     return frames + [f for f in event.frames if f != event.location]
 
 
-def _library_file(frame: Frame, paths: LocalPaths) -> str | None:
-    """The file a frame names, when it exists here in a library location (or in your own folders): a frame
-    that ends like the record's file but lies anywhere else (`/etc/...`) is not read."""
+def _library_file(frame: Frame, paths: LocalPaths) -> tuple[str, str] | None:
+    """(the path as shown, the resolved path checked) of the file a frame names, when it exists here in a library
+    location (or in your own folders): a frame that ends like the record's file but lies anywhere else
+    (`/etc/...`) is not read, and the checked path is the one opened (following nothing: `files.stamp`)."""
     found = resolve(frame.file, paths)
     if found is None:
         return None
@@ -60,7 +61,7 @@ def _library_file(frame: Frame, paths: LocalPaths) -> str | None:
     if paths.stdlib is not None:
         homes.append(paths.stdlib)
     if _LIBRARY_FOLDER.search(norm_path(real)) or any(inside(real, home) for home in homes):
-        return found
+        return found, real
     return None
 
 
@@ -73,18 +74,19 @@ def _from_frames(record: Record, rel: str, frames: list[Frame], paths: LocalPath
         parts = crate_parts(record, rel)
         for frame in frames:
             if any(ends_with(frame.file, t) for t in tails):
-                found = _library_file(frame, paths)
-                if found:
+                checked = _library_file(frame, paths)
+                if checked:
+                    found, real = checked
                     version = None
                     if parts and record.repo != RUST_REPO:
                         cut = found.rfind(os.sep + parts[0] + os.sep)
                         version = cargo_version(found[: cut + len(parts[0]) + 1]) if cut >= 0 else None
-                    return Found(found, f"{parts[0]} {version}" if parts and version else None, frame.line)
+                    return Found(found, f"{parts[0]} {version}" if parts and version else None, frame.line, real=real)
             if parts and ends_with(frame.file, parts[1]):
                 named = version_from_dirs(frame.file, parts[0])
-                found = _library_file(frame, paths) if named else None
-                if found and named:
-                    return Found(found, f"{named[0]} {named[1]}", frame.line)
+                checked = _library_file(frame, paths) if named else None
+                if checked and named:
+                    return Found(checked[0], f"{named[0]} {named[1]}", frame.line, real=checked[1])
         return None
     tail = python_tail(record, rel)
     if tail is None:
@@ -96,9 +98,10 @@ def _from_frames(record: Record, rel: str, frames: list[Frame], paths: LocalPath
             continue
         if record.repo == CPYTHON_REPO and not PYTHON_LIB.search(norm_path(frame.file)[: -len(tail)]):
             continue  # a `json/decoder.py` of the user's own, not the standard library's
-        found = _library_file(frame, paths)
-        if found:
-            return Found(found, python_version_of(found, paths, tail.split("/")[0]), frame.line)
+        checked = _library_file(frame, paths)
+        if checked:
+            found, real = checked
+            return Found(found, python_version_of(found, paths, tail.split("/")[0]), frame.line, real=real)
     return None
 
 
@@ -141,12 +144,13 @@ def library_source(
             found = python_installed(record, rel, paths)
     if found is None:
         return None
-    file_stamp = stamp(found.path)
-    lines = read_lines_cached(found.path, file_stamp) if file_stamp else None
+    real = found.real or realpath(found.path)  # a frame's file is opened at the path that was checked
+    file_stamp = stamp(real)
+    lines = read_lines_cached(real, file_stamp) if file_stamp else None
     if lines is None or file_stamp is None:
         return None
     hint = found.hint or record.lineNumber or 0
-    line, exact = locate_message(found.path, file_stamp, record.messagePattern, hint)
+    line, exact = locate_message(real, file_stamp, record.messagePattern, hint)
     drift, note = _drift_note(record, line, exact)
     if found.note:
         note = f"{note} {found.note}"

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from leafexplain.locate.files import read_lines_cached
+from leafexplain.locate.files import Stamp, read_lines_cached
 from leafexplain.records.patterns import split_pattern
 from leafexplain.regex import lazy_regex
 
@@ -65,7 +65,7 @@ def _anchors(pattern: str) -> list[str]:
 
 
 @lru_cache(maxsize=256)
-def locate_message(path: str, stamp: tuple[int, int], pattern: str, hint: int) -> tuple[int | None, bool]:
+def locate_message(path: str, stamp: Stamp, pattern: str, hint: int) -> tuple[int | None, bool]:
     """(line, exact): where the message stands, nearest `hint`; `exact` False when only part of it was found."""
     lines = read_lines_cached(path, stamp)
     if lines is None:

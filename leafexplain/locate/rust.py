@@ -181,10 +181,13 @@ def cargo_registry(record: Record, rel: str, frames: list[Frame], paths: LocalPa
 
 
 def cargo_version(crate_dir: str) -> str | None:
-    """The `version` of a crate checked out in a workspace (or the workspace's, when it inherits it)."""
+    """The `version` of a crate checked out in a workspace (or the workspace's, when it inherits it). The folders
+    come from a frame's text: a `Cargo.toml` there is read only as a file of that name in them, not a symlink
+    to another file, and opened following nothing (`files.read_lines`)."""
     workspace = os.path.dirname(crate_dir)
     for folder, section in ((crate_dir, "[package]"), (workspace, None), (os.path.dirname(workspace), None)):
-        lines = read_lines(os.path.join(folder, "Cargo.toml"))
+        manifest = os.path.join(realpath(folder), "Cargo.toml")
+        lines = read_lines(manifest) if realpath(manifest) == manifest else None
         if not lines:
             continue
         current = ""
