@@ -232,10 +232,11 @@ def locate(report: Report, local: Local, environ: Mapping[str, str] = os.environ
     """
     from leafexplain.locate import LocalPaths
 
-    return _located(report, LocalPaths.from_environment(environ, local.root))
+    return located_in(report, LocalPaths.from_environment(environ, local.root))
 
 
-def _located(report: Report, paths: LocalPaths) -> Report:
+def located_in(report: Report, paths: LocalPaths) -> Report:
+    """`locate` with the places already worked out (a caller, or a test, that sets them itself)."""
     from leafexplain.locate import RedactedSoFar, find_sources
 
     if report.redacted is None:

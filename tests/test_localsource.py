@@ -593,7 +593,7 @@ def test_library_lines_are_redacted_and_counted_a_file_of_your_own_folder_that_l
     """A library file shown may be a file of your folder whose path only looks like a library location: its
     lines are redacted as your own code is, and the report's counts hold them."""
     from leafexplain.models import Candidate, Finding, Report
-    from leafexplain.session import locate
+    from leafexplain.session import located_in
 
     grad = "grad can be implicitly created only for scalar outputs"
     torch = Record("t", "pytorch/pytorch", "t", grad, grad, filePath="torch/autograd/__init__.py", lineNumber=2)
@@ -605,10 +605,10 @@ def test_library_lines_are_redacted_and_counted_a_file_of_your_own_folder_that_l
     frame = Frame(str(library), 2)
     event = ErrorEvent("python", "RuntimeError", grad, location=frame, frames=(frame,))
     report = Report((Finding(event, (Candidate(torch, 100.0, "regex"),)),), 85.0, redacted=(("jwt", 1),))
-    located = locate(report, paths)
+    located = located_in(report, paths)
     shown = located.located[0].library[0]  # type: ignore[index]
     assert shown is not None and shown.line == 2 and TOKEN not in repr(shown.lines)
     assert shown.lines[0] == 'TOKEN = "ghp_…[redacted]"'
     assert dict(located.redacted) == {"jwt": 1, "github-token": 1}, "the input's count and the library's"
-    unredacted = locate(report._replace(redacted=None), paths)
+    unredacted = located_in(report._replace(redacted=None), paths)
     assert TOKEN in repr(unredacted.located[0].library[0]) and unredacted.redacted is None  # type: ignore[index]
