@@ -1,6 +1,6 @@
 """Secrets out of all leafexplain shows: known token shapes and credentials replaced by a marker keeping their kind.
 
-A documented table of shapes (README: Secrets are redacted), not a general detector: detect-secrets
+A documented table of shapes (docs/security.md: Secrets are redacted), not a general detector: detect-secrets
 covers fewer of these kinds (no `hf_`, no `github_pat_`, no Authorization header) and its import
 alone costs ~165 ms (it loads requests and multiprocessing), three times a whole explain run.
 

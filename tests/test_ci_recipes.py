@@ -1,5 +1,6 @@
-"""The README's CI section stays true: its sample annotation and step summary are what leafexplain writes,
-its commands run, and its GitLab code quality `jq` program turns real output into a valid report."""
+"""The CI recipes stay true (docs/ci.md, and the README's one, which is that page's first): the sample
+annotation and step summary are what leafexplain writes, the commands run, and the GitLab code quality
+`jq` program turns real output into a valid report."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from leafexplain.render.step_summary import step_summary
 from tests.conftest import OUTPUTS, ROOT, Isolated
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-CI_SECTION = README.split("## In CI and code review", 1)[1].split("\n## ", 1)[0]
+README_CI_SECTION = README.split("## In CI: GitHub Actions", 1)[1].split("\n## ", 1)[0]
+CI_SECTION = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
 SAMPLE_INPUT = OUTPUTS / "rust" / "cargo-run-backtrace.txt"  # the burn panic printed by `cargo run`
 FAILING_SCRIPT = 'import json\n\nprint("loading")\njson.loads("")\n'
 
@@ -42,8 +44,14 @@ def test_the_sample_step_summary_is_what_run_appends(tmp_path: Path, monkeypatch
     assert step_summary(report, "cargo run", 101, str(tmp_path)) == sample
 
 
+def test_the_readme_recipe_is_the_first_of_docs_ci() -> None:
+    """What is checked below of docs/ci.md's recipes holds for the README's, word for word the same."""
+    [recipe] = fenced("yaml", README_CI_SECTION)
+    assert fenced("yaml")[0] == recipe
+
+
 def test_the_junit_sample_names_the_plugins_properties() -> None:
-    [sample] = fenced("xml", README)
+    [sample] = fenced("xml")
     assert f'name="{RECORD_PROPERTY}"' in sample and f'name="{URL_PROPERTY}"' in sample
 
 

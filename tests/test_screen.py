@@ -223,8 +223,12 @@ def test_golden_screens(name: str, columns: int, rows: int, terminal_user: Isola
     assert screen == golden.read_text(encoding="utf-8")
 
 
-def test_the_readme_shows_the_golden_screens() -> None:
-    """README's two screenshots (one Rust, one Python, 80 columns) are the golden screens of the real command."""
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    for name in ("burn-seed", "cpython-json"):
-        assert f"```text\n{(GOLDEN / f'{name}.80x24.txt').read_text(encoding='utf-8')}```" in readme, name
+def test_the_docs_show_the_golden_screens() -> None:
+    """docs/output.md's two screenshots (one Rust, one Python, 80 columns), and the README's Rust one, are
+    the golden screens of the real command."""
+    root = Path(__file__).parents[1]
+    output = (root / "docs" / "output.md").read_text(encoding="utf-8")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    for name, pages in (("burn-seed", (output, readme)), ("cpython-json", (output,))):
+        screen = f"```text\n{(GOLDEN / f'{name}.80x24.txt').read_text(encoding='utf-8')}```"
+        assert all(screen in page for page in pages), name
