@@ -46,7 +46,7 @@ def best(event: ErrorEvent, **kwargs):
     ],
 )
 def test_pattern_compiles_placeholders_quotes_and_whitespace(pattern: str, text: str) -> None:
-    assert compile_pattern(pattern).regex.search(text)
+    assert compile_pattern(pattern).search(text)
 
 
 def test_placeholders_split_and_literal_text() -> None:
@@ -129,7 +129,7 @@ def test_ranking_is_deterministic_and_prefers_specific_patterns() -> None:
         },
         "x",
     )
-    records = [general, *MATCHER.records]
+    records = [general, *MATCHER.catalog.all_records()]
     event = rust("Can't convert a non leaf tensor into a tracked tensor")
     first = [c.record.id for c in Matcher(records).match(event).matches]
     second = [c.record.id for c in Matcher(list(reversed(records))).match(event).matches]
