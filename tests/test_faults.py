@@ -25,7 +25,7 @@ from leafexplain.records import open_catalog
 from leafexplain.records.files import record_paths
 from leafexplain.records.index import index_path
 from leafexplain.records.index.format import BLOCK, MAGIC, IndexDamaged, sealed
-from leafexplain.records.index.read import decode
+from leafexplain.records.index.read import memory_source
 from tests.conftest import LEAF, SEED_ID, Isolated, leafexplain_command, make_record
 
 BUNDLED_COUNT = len(open_catalog(configured=False, use_cache=False))
@@ -281,7 +281,7 @@ def check_rebuilt(path: Path, env: dict[str, str], expect_warning: bool) -> None
     catalog = open_catalog(environ=env, warn=warnings.append)
     assert len(catalog) == BUNDLED_COUNT and catalog.record(list(catalog.ids).index(SEED_ID)).id == SEED_ID
     assert len(warnings) == (1 if expect_warning else 0), warnings
-    decode(path.read_bytes())  # a good index again
+    memory_source(path.read_bytes()).body.verify()  # a good index again
     again: list[str] = []
     assert len(open_catalog(environ=env, warn=again.append)) == BUNDLED_COUNT and again == [], "used as it is now"
 
@@ -442,7 +442,7 @@ def test_processes_building_the_index_at_once_all_answer_right(tmp_path: Path) -
     assert [p.returncode for p in procs] == [0] * 6
     assert all(json.loads(out)["events"][0]["matches"][0]["id"] == SEED_ID and err == b"" for out, err in results)
     [path] = (tmp_path / "cache").rglob("*.marshal")
-    decode(path.read_bytes())
+    memory_source(path.read_bytes()).body.verify()
     assert temporaries(tmp_path / "cache") == []
     assert len(open_catalog(environ=environ(tmp_path))) == BUNDLED_COUNT + 20_000
 

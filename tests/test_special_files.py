@@ -15,7 +15,7 @@ from leafexplain.records import open_catalog
 from leafexplain.records.files import iter_record_files, record_paths, scan_files
 from leafexplain.records.index import index_path
 from leafexplain.records.index.build import build_rows
-from leafexplain.records.index.format import FIELD_SEP, PLACE_FIELDS, encode
+from leafexplain.records.index.format import FIELD_SEP, PLACE_FIELDS, encode_parts
 from tests.conftest import LEAF, SEED_ID, Isolated, leafexplain_command, make_record, write_records
 
 GRAD = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"
@@ -88,8 +88,8 @@ def crafted(user: Isolated, change: str) -> bytes:
         words.append(("nowhere",))
     elif change == "fewer rows than the count":
         rows.pop()
-        return encode({**meta}, rows, words, places[:-STRIDE]).replace(b"\x1d", b"", 1)
-    return encode(meta, rows, words, places)
+        return b"".join(encode_parts({**meta}, rows, words, places[:-STRIDE])).replace(b"\x1d", b"", 1)
+    return b"".join(encode_parts(meta, rows, words, places))
 
 
 CRAFTED = [

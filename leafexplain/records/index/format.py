@@ -78,13 +78,6 @@ def decode_wordings(field: str) -> tuple[Wording, ...]:
     return tuple(out)
 
 
-def encode(
-    meta: dict[str, object], rows: list[str], words: list[tuple[tuple[str, ...], ...]], places: Sequence[int] = ()
-) -> bytes:
-    """Metadata, then the sections (SECTIONS), each checked by block: the index file's bytes."""
-    return b"".join(encode_parts(meta, rows, words, places))
-
-
 def encode_parts(
     meta: dict[str, object], rows: list[str], words: list[tuple[tuple[str, ...], ...]], places: Sequence[int] = ()
 ) -> tuple[bytes, bytearray]:

@@ -249,13 +249,6 @@ def memory_source(
     return open_source(read, len(start) + len(body), heal)
 
 
-def decode(data: bytes) -> Source:
-    """The index in `data`, every block checked: IndexUnusable or IndexDamaged, whatever the bytes."""
-    source = memory_source(data)
-    source.body.verify()
-    return source
-
-
 def read_index(
     path: str,
     files: Fingerprint,
