@@ -49,10 +49,16 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
                     problems.append(Problem(record.origin, message, field="id"))
                 seen[record.id] = (file_number << 32) | loc[4]
                 variants = record_wordings(record)
-                fields = (
-                    record.id, record.repo, record.slug, record.messagePattern, record.language,
-                    record.errorClass or "", TAG_SEP.join(record.tags), encode_wordings(variants),
-                )  # fmt: skip
+                fields = (  # format.ROW_FIELDS, in order
+                    record.id,
+                    record.repo,
+                    record.slug,
+                    record.messagePattern,
+                    record.language,
+                    record.errorClass or "",
+                    TAG_SEP.join(record.tags),
+                    encode_wordings(variants),
+                )
                 row, place = FIELD_SEP.join(fields), (file_number, *loc[1:])
                 # One string per distinct word: 100,000 records share a few thousand words.
                 tokens = tuple(tuple(map(sys.intern, t)) for t in wording_tokens(record.messagePattern, variants))

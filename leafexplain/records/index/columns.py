@@ -188,6 +188,8 @@ def fetcher(files: Fingerprint, rows: Rows, sealed: Mapping[int, str] = {}) -> C
 
 
 def to_catalog(source: Source, sources: list[str], sealed: Mapping[int, str] = {}) -> Catalog:
+    """The catalog over an index (read from its file, or just built): its rows' columns, its word indexes, and
+    each full record fetched from its file when asked for."""
     meta = source.meta
     rows = Rows(source)
     count, wordings = len(rows), source.length("wording_rows")
