@@ -110,10 +110,12 @@ ADVERSARIAL = [
     ("{} x {} x {} x {} x {} y", "x "),
     ("{}  {}  {}  z", " "),
 ]
+# The former compiler: the pattern's literal pieces joined by `(.*?)` wildcards, one backtracking regex.
 OLD_REGEX = """
-import sys
-from leafexplain.records.patterns import wildcard_regex
-wildcard_regex(sys.argv[1]).search(sys.argv[2] * int(sys.argv[3]))
+import re, sys
+from leafexplain.records.patterns import split_pattern
+regex = re.compile("(.*?)".join(re.escape(p) for p in split_pattern(sys.argv[1]) if p is not None), re.S)
+regex.search(sys.argv[2] * int(sys.argv[3]))
 """
 
 

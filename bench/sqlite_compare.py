@@ -77,9 +77,10 @@ LOOKUP = "\n".join(
 FLAT = """
 import os, sys
 from leafexplain.records import open_catalog
-from leafexplain.match import Matcher
+from leafexplain.records.patterns import message_words
+import leafexplain.match  # explaining needs the matcher whichever index feeds it
 catalog = open_catalog([sys.argv[1]], bundled=False, configured=False, environ=os.environ)
-Matcher(catalog)._candidates(sys.argv[2])
+catalog.candidates(message_words(sys.argv[2]))
 """
 
 
@@ -108,7 +109,7 @@ def main() -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(folder / "cache")}
     os.environ.update(env)
     print(f"records: {records}; python {sys.version.split()[0]}; sqlite {sqlite3.sqlite_version}")
-    build_flat = FLAT.replace("Matcher(catalog)._candidates(sys.argv[2])", "")
+    build_flat = FLAT.replace("catalog.candidates(message_words(sys.argv[2]))", "")
     seconds, peak = peak_of(build_flat, str(records))
     print(f"flat arrays: build {seconds:.1f} s, peak {peak} MB")
     for tokenizer in ("unicode61", "trigram"):

@@ -174,6 +174,68 @@ def test_authoring_is_not_imported_by_the_pipeline() -> None:
     assert users <= {"leafexplain.cli.app"} | {m for m in MODULES if m.startswith("leafexplain.authoring")}
 
 
+# What the matcher may ask of the catalog (records/catalog.py's "What the matcher asks", and a full record for
+# what is shown): match/ reads nothing else of the records engine.
+MATCHING_INTERFACE = {
+    "candidates",
+    "rows_reaching",
+    "class_only_rows",
+    "wordings",
+    "weight",
+    "language",
+    "error_class",
+    "repo",
+    "record_id",
+    "record",
+}
+# The catalog's public attributes: the commands' columns (list, completion) and what a run reports. Its other
+# columns and its word indexes are its own (a leading underscore).
+CATALOG_ATTRIBUTES = {"ids", "repos", "slugs", "tags", "fetch", "problems", "sources", "saved"}
+
+
+def _catalog_class() -> ast.ClassDef:
+    tree = ast.parse(MODULES["leafexplain.records.catalog"].read_text(encoding="utf-8"))
+    return next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Catalog")
+
+
+def test_the_matcher_asks_the_records_only_through_the_catalogs_interface() -> None:
+    """match/ calls the catalog's interface and nothing past it: no column, no word index, nothing private of
+    another object; and from records/ it imports only the catalog, the pattern compiler and a wording's words."""
+    catalog = _catalog_class()
+    methods = {n.name for n in catalog.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
+    assert methods >= MATCHING_INTERFACE
+    assigned = {
+        target.attr
+        for node in ast.walk(catalog)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for whole in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        for target in (whole.elts if isinstance(whole, ast.Tuple) else [whole])
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+    }
+    assert {a for a in assigned if not a.startswith("_")} == CATALOG_ATTRIBUTES
+    allowed_imports = {
+        "leafexplain.records.catalog",
+        "leafexplain.records.patterns",
+        "leafexplain.records.wording_words",
+    }
+    matcher = [name for name in MODULES if name == "leafexplain.match" or name.startswith("leafexplain.match.")]
+    for name in matcher:
+        records = {t for t in GRAPH[name] if t.startswith("leafexplain.records")}
+        assert records <= allowed_imports, (name, records)
+        for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute):
+                continue
+            value = node.value
+            on_catalog = (isinstance(value, ast.Name) and value.id == "catalog") or (
+                isinstance(value, ast.Attribute) and value.attr == "catalog"
+            )
+            if on_catalog:
+                assert node.attr in MATCHING_INTERFACE, f"{name} reads catalog.{node.attr}"
+            private = node.attr.startswith("_") and not node.attr.startswith("__") and node.attr != "_replace"
+            if private and not (isinstance(value, ast.Name) and value.id == "self"):
+                raise AssertionError(f"{name} reads {ast.unparse(node)}, another object's own")
+
+
 NETWORK_MODULES = ("urllib.request", "http.client", "socket", "ssl", "requests", "httpx", "urllib3")
 
 

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from leafexplain.extract import extract_events
+from leafexplain.extract import events_in, finish
+from leafexplain.models import ErrorEvent
 from leafexplain.text import normalize
 from tests.conftest import OUTPUTS
+
+
+def extract_events(text: str) -> list[ErrorEvent]:
+    """Every event in a whole text, as the pipeline finds them: in order, identical ones grouped."""
+    return finish(events_in(text))
+
 
 SEED = "Can't convert a non leaf tensor into a tracked tensor"
 

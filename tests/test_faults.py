@@ -19,13 +19,13 @@ from typing import Any, BinaryIO
 
 import pytest
 
-import leafexplain.records.index as index
+import leafexplain.records.index.read as index_read
 from leafexplain.env import Environment
 from leafexplain.records import open_catalog
 from leafexplain.records.files import record_paths
 from leafexplain.records.index import index_path
-from leafexplain.records.index_file import BLOCK, MAGIC, IndexDamaged, sealed
-from leafexplain.records.index_read import decode
+from leafexplain.records.index.format import BLOCK, MAGIC, IndexDamaged, sealed
+from leafexplain.records.index.read import memory_source
 from tests.conftest import LEAF, SEED_ID, Isolated, leafexplain_command, make_record
 
 BUNDLED_COUNT = len(open_catalog(configured=False, use_cache=False))
@@ -260,8 +260,8 @@ def test_write_faults_injected_give_one_warning_no_leftovers_and_the_right_catal
         def write(self, data: bytes) -> int:
             raise OSError(code, os.strerror(code))
 
-    target = {"fdopen": (index.os, "fdopen", FailingFile), "mkstemp": (tempfile, "mkstemp", fail)}
-    target["replace"] = (index.os, "replace", fail)
+    target = {"fdopen": (os, "fdopen", FailingFile), "mkstemp": (tempfile, "mkstemp", fail)}
+    target["replace"] = (os, "replace", fail)
     module, name, replacement = target[where]
     monkeypatch.setattr(module, name, replacement)
     warnings: list[str] = []
@@ -288,7 +288,7 @@ def check_rebuilt(path: Path, env: dict[str, str], expect_warning: bool) -> None
     catalog = open_catalog(environ=env, warn=warnings.append)
     assert len(catalog) == BUNDLED_COUNT and catalog.record(list(catalog.ids).index(SEED_ID)).id == SEED_ID
     assert len(warnings) == (1 if expect_warning else 0), warnings
-    decode(path.read_bytes())  # a good index again
+    memory_source(path.read_bytes()).body.verify()  # a good index again
     again: list[str] = []
     assert len(open_catalog(environ=env, warn=again.append)) == BUNDLED_COUNT and again == [], "used as it is now"
 
@@ -317,7 +317,7 @@ def with_raw_header(good: bytes, raw: bytes) -> bytes:
 def flip_each(tmp_path: Path, region: str) -> None:
     path, good, env = built(tmp_path)
     expected = open_catalog(environ=env)
-    columns = (list(expected.ids), list(expected.patterns), list(expected.repos))
+    columns = (list(expected.ids), [expected.pattern(n) for n in range(len(expected))], list(expected.repos))
     body = len(MAGIC) + 12 + header_size(good)
     span = range(len(MAGIC), body) if region == "header" else range(body, len(good))
     for position in span[:: max(len(span) // 120, 1)]:
@@ -326,8 +326,9 @@ def flip_each(tmp_path: Path, region: str) -> None:
         path.write_bytes(bytes(damaged))
         warnings: list[str] = []
         catalog = open_catalog(environ=env, warn=warnings.append)
-        source = catalog.token_index.source  # type: ignore[attr-defined]
-        assert (list(catalog.ids), list(catalog.patterns), list(catalog.repos)) == columns, position
+        source = catalog._token_index.source  # type: ignore[attr-defined]
+        patterns = [catalog.pattern(n) for n in range(len(catalog))]
+        assert (list(catalog.ids), patterns, list(catalog.repos)) == columns, position
         assert catalog.record(len(catalog) - 1).id == columns[0][-1]
         if region == "header" or warnings:
             assert len(warnings) == 1 and "damaged" in warnings[0], position
@@ -383,14 +384,14 @@ def test_an_enormous_file_where_the_index_goes_is_not_read(tmp_path: Path, monke
     path, _, env = built(tmp_path)
     with path.open("wb") as handle:
         handle.truncate(2 << 30)
-    opened = index.open_regular
+    opened = index_read.open_regular
 
     def open_bounded(file: Path, *, max_bytes: int | None = None, **kwargs: Any) -> Any:
         if Path(file) == path:
             assert max_bytes is not None and max_bytes < 1 << 30, f"would take {file} whole"
         return opened(file, max_bytes=max_bytes, **kwargs)
 
-    monkeypatch.setattr(index, "open_regular", open_bounded)
+    monkeypatch.setattr(index_read, "open_regular", open_bounded)
     check_rebuilt(path, env, expect_warning=True)
 
 
@@ -448,7 +449,7 @@ def test_processes_building_the_index_at_once_all_answer_right(tmp_path: Path) -
     assert [p.returncode for p in procs] == [0] * 6
     assert all(json.loads(out)["events"][0]["matches"][0]["id"] == SEED_ID and err == b"" for out, err in results)
     [path] = (tmp_path / "cache").rglob("*.marshal")
-    decode(path.read_bytes())
+    memory_source(path.read_bytes()).body.verify()
     assert temporaries(tmp_path / "cache") == []
     assert len(open_catalog(environ=environ(tmp_path))) == BUNDLED_COUNT + 20_000
 
@@ -561,7 +562,7 @@ def test_the_index_reads_the_same_without_pread(tmp_path: Path, monkeypatch: pyt
 
     def seen(catalog: Any) -> tuple[list[str], ...]:
         every_fiftieth = [catalog.record(n).id for n in range(0, len(catalog), 50)]
-        return list(catalog.ids), list(catalog.patterns), every_fiftieth
+        return list(catalog.ids), [catalog.pattern(n) for n in range(len(catalog))], every_fiftieth
 
     expected = seen(open_catalog(environ=env))
     monkeypatch.delattr(os, "pread")

@@ -6,8 +6,8 @@ import json
 import os
 from pathlib import Path
 
-import leafexplain.records.index as index
-from leafexplain.extract import extract_events
+import leafexplain.records.index.columns as index_columns
+from leafexplain.extract import events_in, finish
 from leafexplain.match import Matcher
 from leafexplain.models import ErrorEvent
 from leafexplain.records import files, load_records, open_catalog
@@ -26,7 +26,7 @@ def sample_events() -> list[ErrorEvent]:
         for m in ("RefCell already borrowed", "RefCell already mutably borrowed", "tenant quota exceeded: 1001 > 1000")
     ]
     for path in sorted(OUTPUTS.rglob("*.txt")):
-        events += extract_events(path.read_text())
+        events += finish(events_in(path.read_text()))
     return events
 
 
@@ -139,12 +139,14 @@ def test_a_sealed_folder_is_checked_by_its_seal_and_its_own_files_by_theirs(tmp_
     assert list(first.ids) == ["0a", "0b"] and len(builds) == 1
     # A shipped record read as the bytes the build checked is not shape-checked again; a user's record always is.
     checks: list[bool] = []
-    real_validate = index.validate_record
+    real_validate = index_columns.validate_record
     monkeypatch.setattr(
-        index, "validate_record", lambda *a, checked=False: checks.append(checked) or real_validate(*a, checked=checked)
+        index_columns,
+        "validate_record",
+        lambda *a, checked=False: checks.append(checked) or real_validate(*a, checked=checked),
     )
     assert [r.id for r in (first.record(0), first.record(1))] == ["0a", "0b"] and checks == [True, False]
-    monkeypatch.setattr(index, "validate_record", real_validate)
+    monkeypatch.setattr(index_columns, "validate_record", real_validate)
     assert [p.message for p in first.problems] == ["not a regular file"]
     again = catalog()
     assert list(again.ids) == ["0a", "0b"] and len(builds) == 1, "the seal holds: the index is reused"

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
+import zlib
 
-from leafexplain.match import DEFAULT_THRESHOLD, Matcher
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from leafexplain.match import DEFAULT_THRESHOLD, LIBRARY_BONUS, Matcher
+from leafexplain.match.fuzzy import fuzzy_ceiling, fuzzy_score
+from leafexplain.match.score import ROUNDING, blended, head_share_needed, may_reach
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.records import load_paths
 from leafexplain.records.patterns import compile_pattern, split_pattern
 from leafexplain.records.schema import validate_record
+from leafexplain.records.wording_words import wording_words
 from tests.conftest import RECORDS, SEED_ID
 
 MATCHER = Matcher(load_paths([str(RECORDS)]).records)
@@ -46,7 +53,7 @@ def best(event: ErrorEvent, **kwargs):
     ],
 )
 def test_pattern_compiles_placeholders_quotes_and_whitespace(pattern: str, text: str) -> None:
-    assert compile_pattern(pattern).regex.search(text)
+    assert compile_pattern(pattern).search(text)
 
 
 def test_placeholders_split_and_literal_text() -> None:
@@ -129,7 +136,7 @@ def test_ranking_is_deterministic_and_prefers_specific_patterns() -> None:
         },
         "x",
     )
-    records = [general, *MATCHER.records]
+    records = [general, *MATCHER.catalog.all_records()]
     event = rust("Can't convert a non leaf tensor into a tracked tensor")
     first = [c.record.id for c in Matcher(records).match(event).matches]
     second = [c.record.id for c in Matcher(list(reversed(records))).match(event).matches]
@@ -189,3 +196,54 @@ def test_backticks_count_where_they_are_and_may_be_gone_where_they_are_not() -> 
     assert best(rust("called 'Option::unwrap()' on a 'None' value")).score == 100.0
     assert best(rust("called Option::unwrap() on a None value'`")).score == 100.0
     assert best(rust("called Option unwrap on None")).method == "fuzzy", "the words themselves still count"
+
+
+# The score formula read both ways (match/score.py): the matcher leaves out, unscored, every record whose head
+# words in a message weigh less than head_share_needed(...) of its head; none of them could have reached the floor.
+FLOORS = st.floats(min_value=40.0, max_value=100.0)
+BONUSES = st.sampled_from([0.0, LIBRARY_BONUS, 2.5])
+SHARES = st.floats(min_value=0.0, max_value=1.0)
+VOCABULARY = ["tensor", "device", "expected", "cuda", "memory", "allocate", "kernel", "shape", "mismatch", "buffer"]
+
+
+def _weight(word: str) -> float:
+    return 1.0 + zlib.crc32(word.encode()) % 5  # words weigh differently, the same in every run
+
+
+@given(SHARES, BONUSES)
+def test_head_share_needed_inverts_the_blend(head: float, bonus: float) -> None:
+    floor = blended(head, 1.0) + bonus + ROUNDING
+    assert head_share_needed(floor, bonus) == pytest.approx(head, abs=1e-9)
+    assert blended(head_share_needed(floor, bonus), 1.0) + bonus + ROUNDING == pytest.approx(floor, abs=1e-9)
+
+
+@given(SHARES, SHARES, FLOORS, BONUSES)
+def test_a_head_share_under_the_one_needed_never_reaches_the_floor(
+    head: float, whole: float, floor: float, bonus: float
+) -> None:
+    needed = head_share_needed(floor, bonus)
+    if head < needed - 1e-9:
+        assert not may_reach(blended(head, whole), bonus, floor)
+    if head >= needed:
+        assert may_reach(blended(head, 1.0), bonus, floor)
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from(VOCABULARY), st.sampled_from([" ", " ", " ", ". ", ": "])), min_size=3),
+    st.lists(st.sampled_from([*VOCABULARY, "other", "words", "here"]), max_size=30),
+    FLOORS,
+    BONUSES,
+)
+def test_a_record_the_head_index_leaves_out_could_not_have_reached_the_floor(
+    wording: list[tuple[str, str]], message: list[str], floor: float, bonus: float
+) -> None:
+    parsed = wording_words("".join(word + gap for word, gap in wording).strip())
+    head = parsed.words[: parsed.head]
+    share = sum(_weight(w) for w in head if w in message) / sum(map(_weight, head))
+    scored = fuzzy_score(parsed, message, _weight)
+    ceiling = fuzzy_ceiling(parsed, set(message), _weight)
+    if scored is not None:
+        assert scored.score <= ceiling + ROUNDING
+    if share < head_share_needed(floor, bonus) - 1e-9:
+        assert scored is None or not may_reach(scored.score, bonus, floor)
+        assert not may_reach(ceiling, bonus, floor)

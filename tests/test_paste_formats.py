@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import json
 
-from leafexplain.extract import events_in, extract_events
+from leafexplain.extract import events_in, finish
+from leafexplain.models import ErrorEvent
 from leafexplain.text import normalize
+
+
+def extract_events(text: str) -> list[ErrorEvent]:
+    """Every event in a whole text, as the pipeline finds them: in order, identical ones grouped."""
+    return finish(events_in(text))
+
 
 FRAMES = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    main()\n'
 

@@ -123,7 +123,7 @@ def test_wordings_no_record_lists_are_still_recognised(matcher: Matcher) -> None
     """Generalisation, measured: with every record's message history taken away, old and new wordings
     must still find their record by the weighted word score alone (the held-out pastes will hold
     wordings the history does not list), and no negative may start to match."""
-    bare = Matcher([r._replace(messageVariants=()) for r in matcher.records])
+    bare = Matcher([r._replace(messageVariants=()) for r in matcher.catalog.all_records()])
     positives, misses = rate("positive", bare)
     assert positives >= 0.88, misses
     negatives, wrong = rate("negative", bare)

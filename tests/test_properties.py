@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -21,7 +22,7 @@ from leafexplain.intake.stream import windows
 from leafexplain.match import Matcher
 from leafexplain.models import Candidate, ErrorEvent, Finding, Frame, Record
 from leafexplain.records import load_paths
-from leafexplain.records.patterns import compile_pattern, split_pattern, verbatim_fragments, wildcard_regex
+from leafexplain.records.patterns import QUOTES, compile_pattern, split_pattern, verbatim_fragments
 from leafexplain.render.console import make_console
 from leafexplain.render.document import event_view, record_view
 from leafexplain.render.json_out import dumps, explain_document, record_dict
@@ -152,6 +153,26 @@ def patterns(draw: st.DrawFn, max_placeholders: int = 3) -> str:
         holes += is_hole
         kept.append(part)
     return "".join(kept)
+
+
+def wildcard_regex(pattern: str) -> re.Pattern[str]:
+    """The pattern as one regex with `(.*?)` wildcards: the former compiler, the reference the piece matcher is
+    held to here (never used on messages: it can backtrack for ever)."""
+    quote = "[" + re.escape(QUOTES) + "]"
+    parts = split_pattern(pattern)
+    pieces = [
+        "(.*?)"
+        if p is None
+        else "".join(
+            r"\s+" if c.isspace() else "".join(quote if ch in QUOTES else re.escape(ch) for ch in c)
+            for c in re.split(r"(\s+)", p)
+            if c
+        )
+        for p in parts
+    ]
+    if parts and parts[-1] is None:
+        pieces[-1] = "([^\\n]*)"
+    return re.compile("".join(pieces), re.S)
 
 
 @examples(600)

@@ -13,8 +13,9 @@ import pytest
 
 from leafexplain.records import open_catalog
 from leafexplain.records.files import iter_record_files, record_paths, scan_files
-from leafexplain.records.index import build, index_path
-from leafexplain.records.index_file import FIELD_SEP, PLACE_FIELDS, encode
+from leafexplain.records.index import index_path
+from leafexplain.records.index.build import build_rows
+from leafexplain.records.index.format import FIELD_SEP, PLACE_FIELDS, encode_parts
 from tests.conftest import LEAF, SEED_ID, Isolated, leafexplain_command, make_record, write_records
 
 GRAD = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"
@@ -66,7 +67,7 @@ STRIDE = len(PLACE_FIELDS)  # numbers per row in the places array
 def crafted(user: Isolated, change: str) -> bytes:
     """The index of the default records, built again with one thing changed, under a valid checksum."""
     files, _, _ = scan_files(record_paths(environ=user.environ))
-    meta, rows, words, places = build(files)
+    meta, rows, words, places = build_rows(files)
     seed = next(n for n, row in enumerate(rows) if row.startswith(SEED_ID))
     fields = rows[seed].split(FIELD_SEP)
     if change == "a field missing":
@@ -87,8 +88,8 @@ def crafted(user: Isolated, change: str) -> bytes:
         words.append(("nowhere",))
     elif change == "fewer rows than the count":
         rows.pop()
-        return encode({**meta}, rows, words, places[:-STRIDE]).replace(b"\x1d", b"", 1)
-    return encode(meta, rows, words, places)
+        return b"".join(encode_parts({**meta}, rows, words, places[:-STRIDE])).replace(b"\x1d", b"", 1)
+    return b"".join(encode_parts(meta, rows, words, places))
 
 
 CRAFTED = [
@@ -112,7 +113,7 @@ def test_an_index_with_a_valid_checksum_but_malformed_rows_is_rebuilt(tmp_path: 
     if data is None:  # bytes that are not UTF-8 where the id is
         good = crafted(user, "the id changed")
         data = good.replace(b"ffffffffffffffff", b"\xff\xfe" * 8)
-        from leafexplain.records.index_file import MAGIC, sealed
+        from leafexplain.records.index.format import MAGIC, sealed
 
         data = sealed(data[len(MAGIC) + 4 :])
     path.write_bytes(data)
@@ -197,7 +198,7 @@ def test_records_read_by_the_index_are_checked_once_open(tmp_path: Path) -> None
     files, _, _ = scan_files([(folder, True)])
     (folder / "a.json").unlink()
     os.mkfifo(folder / "a.json")
-    meta, rows, _, _ = build(files)
+    meta, rows, _, _ = build_rows(files)
     assert rows == [] and [p[1] for p in meta["problems"]] == ["cannot read: not a regular file"]  # type: ignore[index]
     catalog = open_catalog([str(folder)], bundled=False, configured=False, use_cache=False)
     assert len(catalog) == 0 and "not a regular file" in str(catalog.problems[0])

@@ -124,10 +124,6 @@ def _language(event: ErrorEvent) -> str:
     return event.language
 
 
-def extract_events(text: str) -> list[ErrorEvent]:
-    """Every event in a whole text, identical ones grouped."""
-    return finish(events_in(text))
-
-
 def finish(events: list[ErrorEvent]) -> list[ErrorEvent]:
+    """The events of a whole input: pytest's summary lines that repeat a failure dropped, identical ones grouped."""
     return group_identical(drop_summary_repeats(events))

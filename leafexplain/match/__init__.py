@@ -19,16 +19,16 @@ from collections.abc import Sequence
 
 from leafexplain.extract.common import short_class
 from leafexplain.libraries import library_hints
+from leafexplain.match.score import CEILING, head_share_needed, may_reach
 from leafexplain.models import Candidate, ErrorEvent, Finding, Record
 from leafexplain.named import NamedTuple
-from leafexplain.records.catalog import HEAD_SHARE, Candidates, Catalog, candidates_in, catalog_from_records
+from leafexplain.records.catalog import Catalog, catalog_from_records
 from leafexplain.records.patterns import (
     MAX_SEARCH_CHARS,
     PatternHit,
     compile_pattern,
     content_words,
     message_words,
-    placeholder_only,
     verbatim_fragments,
     wording_parts,
 )
@@ -50,8 +50,6 @@ SPECIFIC_CHARS, SPECIFIC_CLASS_PENALTY = 30, 5.0
 BROAD_CLASSES = frozenset({"Exception", "RuntimeError"})
 LIBRARY_BONUS = 5.0
 UNKNOWN_LANGUAGE_PENALTY = 5.0  # a fuzzy score for text that is not even recognisably Rust or Python
-# Events found only as a stretch of pasted text: a wording must be found in them, words in common are not enough.
-EXACT_ONLY_EXTRACTORS: frozenset[str] = frozenset()
 NEAR_FLOOR = 40.0
 NEAR_COUNT = 3
 FUZZY_MESSAGE_CHARS = 4000
@@ -80,22 +78,18 @@ class _Hit(NamedTuple):
 
 
 class Matcher:
-    """Scores events against a catalog of records; patterns compile only for candidates."""
+    """Scores events against a catalog of records; patterns compile only for candidates.
+
+    It asks the catalog only through its interface (records/catalog.py's "What the matcher asks"):
+    tests/test_architecture.py holds it to that."""
 
     def __init__(self, records: Catalog | Sequence[Record], threshold: float = DEFAULT_THRESHOLD) -> None:
         self.catalog = records if isinstance(records, Catalog) else catalog_from_records(records)
         self.threshold = threshold
 
-    @property
-    def records(self) -> list[Record]:
-        return self.catalog.all_records()
-
-    def _candidates(self, message: str) -> Candidates:
-        return candidates_in(self.catalog.token_index, self.catalog.unindexed, message_words(message))
-
     def _same_language(self, event: ErrorEvent, index: int) -> bool:
         """A Rust panic is not explained by a Python record, nor the other way round (but see payloads)."""
-        language = self.catalog.languages[index]
+        language = self.catalog.language(index)
         return event.language == "unknown" or language in ("unknown", event.language)
 
     def _hits(self, message: str, index: int, same_language: bool, which: set[int] | None) -> _Hit | None:
@@ -132,7 +126,9 @@ class Matcher:
         for h in hits:
             if not h.same_language:
                 continue
-            penalty, why = self._class_penalty(event, h.error_class or self.catalog.classes[h.index], h.literal_chars)
+            penalty, why = self._class_penalty(
+                event, h.error_class or self.catalog.error_class(h.index), h.literal_chars
+            )
             reasons = ("wording found" if h.wording is None else f"wording of {h.wording} found", why)
             out.append(
                 _Scored(
@@ -162,25 +158,20 @@ class Matcher:
                 if found is None:
                     continue
                 hit, literal = found
-                penalty, why = self._class_penalty(event, error_class or self.catalog.classes[n], literal)
+                penalty, why = self._class_penalty(event, error_class or self.catalog.error_class(n), literal)
                 reasons = ("a later part of the wording opens a line: its start is not in the text", why)
                 kept = tuple(r for r in reasons if r)
                 out.append(_Scored(n, PART - penalty, "part", hit.span(), kept, versions or None, None, literal))
                 break
         return out
 
-    def _class_only(self, event: ErrorEvent, candidates: list[int]) -> list[_Scored]:
+    def _class_only(self, event: ErrorEvent) -> list[_Scored]:
         if event.language != "python" or not event.error_type:
             return []
         out = []
-        for n in self.catalog.unindexed:
-            error_class = self.catalog.classes[n]
-            if (
-                error_class
-                and placeholder_only(self.catalog.patterns[n])
-                and short_class(error_class) == short_class(event.error_type)
-                and self._same_language(event, n)
-            ):
+        for n in self.catalog.class_only_rows():
+            error_class = self.catalog.error_class(n)
+            if short_class(error_class) == short_class(event.error_type) and self._same_language(event, n):
                 out.append(_Scored(n, CLASS_ONLY, "class", None, ("exception class is the record's",)))
         return out
 
@@ -195,15 +186,15 @@ class Matcher:
         out: list[_Scored] = []
         # The ceiling (_may_reach) reaches the floor only with this share of a wording's head in the message
         # (or the whole head, more still): the head index finds those wordings without reading the others.
-        share = None if floor is None else (floor - 0.1 - LIBRARY_BONUS - 100.0 * (1 - HEAD_SHARE)) / (100 * HEAD_SHARE)
-        if share is not None and share > 0 and self.catalog.heads is not None:
-            reaching = self.catalog.heads.rows_reaching(present, self.catalog.weight, share)
+        share = None if floor is None else head_share_needed(floor, LIBRARY_BONUS)
+        if share is not None and share > 0:
+            reaching = self.catalog.rows_reaching(present, share)
             candidates = [n for n in candidates if n in reaching]
         if not candidates:
             return []
         # Imported only now: most explanations find a wording, or no record's head is in the message.
         from leafexplain.match.fuzzy import fuzzy_score
-        from leafexplain.records.words import wording_words
+        from leafexplain.records.wording_words import wording_words
 
         for n in candidates:
             if not self._same_language(event, n):
@@ -219,11 +210,11 @@ class Matcher:
                 continue
             score, reason, wording, error_class = best
             reasons = [reason]
-            repo = self.catalog.repos[n]
+            repo = self.catalog.repo(n)
             if repo in hints:
-                score = min(score + LIBRARY_BONUS, 99.0)
+                score = min(score + LIBRARY_BONUS, CEILING)
                 reasons.append(f"{repo} in the frames")
-            penalty, why = self._class_penalty(event, error_class or self.catalog.classes[n], 0)
+            penalty, why = self._class_penalty(event, error_class or self.catalog.error_class(n), 0)
             if why:
                 reasons.append(why)
             if event.language == "unknown":
@@ -235,11 +226,10 @@ class Matcher:
     def _may_reach(self, n: int, present: set[str], floor: float) -> bool:
         """Some wording of the record could score `floor` (bonus included) against a message with these words."""
         from leafexplain.match.fuzzy import fuzzy_ceiling
-        from leafexplain.records.words import wording_words
+        from leafexplain.records.wording_words import wording_words
 
         for pattern, _, _ in self.catalog.wordings(n):
-            ceiling = fuzzy_ceiling(wording_words(pattern), present, self.catalog.weight)
-            if min(ceiling + LIBRARY_BONUS, 99.0) + 0.1 >= floor:  # a tenth for the score's rounding
+            if may_reach(fuzzy_ceiling(wording_words(pattern), present, self.catalog.weight), LIBRARY_BONUS, floor):
                 return True
         return False
 
@@ -252,7 +242,7 @@ class Matcher:
         cut = self.threshold if threshold is None else threshold
         message = event.message[:MAX_SEARCH_CHARS]
         hints = library_hints(event)
-        candidates, whole, partly = self._candidates(message)
+        candidates, whole, partly = self.catalog.candidates(message_words(message))
         hits = [h for n in sorted(whole) if (h := self._hits(message, n, self._same_language(event, n), whole[n]))]
         if event.tentative:  # found, but as prose or a printed value: ruled out, by the word score too
             ruled_out = {h.index for h in hits if not _stands_as_error(h, message)}
@@ -261,8 +251,8 @@ class Matcher:
         scored = self._exact(event, hits)
         if not any(s.score >= cut for s in scored):
             scored += self._parts(event, message, {**partly, **whole})
-        if not any(s.score >= cut for s in scored) and event.extractor not in EXACT_ONLY_EXTRACTORS:
-            scored += self._class_only(event, candidates)
+        if not any(s.score >= cut for s in scored):
+            scored += self._class_only(event)
             if not any(s.score >= cut for s in scored):
                 rest = [n for n in candidates if n not in {s.index for s in scored}]
                 scored += self._fuzzy(event, rest, hints, cut if matches_only else None)
@@ -275,8 +265,8 @@ class Matcher:
                 c.span[0] if c.method == "part" and c.span else 0,  # of two parts found, the one pasted first
                 -c.literal_chars,
                 c.wording is not None,
-                catalog.repos[c.index] not in hints,
-                catalog.ids[c.index],
+                catalog.repo(c.index) not in hints,
+                catalog.record_id(c.index),
             )
         )
         above = [c for c in scored if c.score >= cut]

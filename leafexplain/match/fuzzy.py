@@ -5,7 +5,9 @@ is among the records (a word every other record has tells nothing). A message sc
 weight of the wording's words it has in the same order (a longest common subsequence), with:
 
 - the head counting more: the first clause names the error ("Expected all tensors to be on the
-  same device"); later clauses add detail that releases reword or drop;
+  same device"); later clauses add detail that releases reword or drop (the blend of the two is
+  match/score.py's, beside its inverse, with which the matcher leaves out records that cannot reach
+  the cut-off);
 - a message cut short (a paste, or an older release that printed less) not penalised for the
   words after its end, when it carries a good share of the wording;
 - words found far apart not counting together: the matched words must stand about as close as
@@ -20,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 
+from leafexplain.match.score import CEILING, blended
 from leafexplain.named import NamedTuple
-from leafexplain.records.catalog import HEAD_SHARE  # of the score: the head clause; the rest is the whole wording
-from leafexplain.records.words import HEAD_MIN_WORDS, WordingWords
+from leafexplain.records.wording_words import HEAD_MIN_WORDS, WordingWords
 
 MIN_WORDS = 3  # a wording of fewer content words would match too much by chance
-# A message with the whole head (records/words.py), in order and close together, is the same error in
+# A message with the whole head (records/wording_words.py), in order and close together, is the same error in
 # another release's words: it scores at least HEAD_FLOOR.
 HEAD_FLOOR = 88.0
 # A message that ends early must still carry this share of the wording's weight, or its whole head
@@ -36,7 +38,6 @@ VALUE_WORDS = 6  # words a placeholder's value may take before the next word cou
 GAP_SLACK = 3
 EXTRA_WORD_COST = 0.03  # each unexplained word inside the matched stretch, beyond the allowance
 MAX_EXTRA_COST = 0.3
-CEILING = 99.0  # only a wording found in the message is exact
 
 
 class FuzzyScore(NamedTuple):
@@ -56,7 +57,7 @@ def fuzzy_ceiling(wording: WordingWords, present: set[str] | frozenset[str], wei
     head = sum(wt for w, wt in zip(words[: wording.head], head_weights, strict=True) if w in present) / head_total
     if head >= 0.999 and wording.head >= HEAD_MIN_WORDS:  # the whole head: the floor may lift the score
         return CEILING
-    return min(100.0 * (HEAD_SHARE * head + (1 - HEAD_SHARE)), CEILING)
+    return min(blended(head, 1.0), CEILING)
 
 
 def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str], float]) -> FuzzyScore | None:
@@ -94,7 +95,7 @@ def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str
     head_total = sum(weights[: wording.head]) or 1.0
     head = sum(weights[a] for a, _ in pairs if a < wording.head) / head_total
     body = matched / counted
-    score = 100.0 * (HEAD_SHARE * head + (1 - HEAD_SHARE) * body)
+    score = blended(head, body)
     if head == 1.0 and wording.head >= HEAD_MIN_WORDS:
         score = max(score, HEAD_FLOOR + (CEILING - HEAD_FLOOR) * body)
     span = pairs[-1][1] - pairs[0][1] + 1

@@ -1,37 +1,39 @@
-"""The catalog: the records as the matcher needs them, a few columns each and a word index for
-candidates, with the full record read only when it is shown."""
+"""The catalog: the records behind one interface, what the matcher asks of a row and of a message's words, with
+the full record read only when it is shown.
+
+The matcher (match/) asks only through the methods under "What the matcher asks" below: the candidates
+of a message, the rows whose head words could reach a floor, the records that explain a class alone,
+and of a row its wordings, language, class, repo and id; tests/test_architecture.py holds it to them.
+The commands read `ids`, `repos`, `slugs` and `tags` (list, completion), `record`, `all_records` and
+`find`. The columns behind them (a list each, or a column of the on-disk index, records/index/) and
+the word indexes (records/postings.py) are the catalog's own.
+"""
 
 from __future__ import annotations
 
 import math
-import zlib
-from array import array
-from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from leafexplain.models import Problem, Record
-from leafexplain.named import NamedTuple
-from leafexplain.records.patterns import pattern_text
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
-if TYPE_CHECKING:
-    pass
-
-# The rarest words of each wording go into the candidate index: a pattern hit needs every literal
-# word to be present, so a wording is tried only on a message that has all of them; a record with
-# any one of them is scored by words, which gives fuzzy matches a chance when a release reworded the rest.
-INDEX_WORDS_PER_PATTERN = 3
+from leafexplain.records.patterns import pattern_text, placeholder_only
+from leafexplain.records.postings import (
+    Candidates,
+    HeadIndex,
+    SortedPostings,
+    WordIndex,
+    build_head_index,
+    build_token_index,
+    candidates_in,
+)
 
 # One wording of a record: its pattern, the releases that print it ("" for the record's own),
 # and the exception class those releases raise (None: the record's).
 Wording = tuple[str, str, "str | None"]
-# Word -> postings: a dict, a SortedPostings, or the on-disk index's (index_read.HashedIndex): anything with `get`.
-WordIndex = "Mapping[str, Sequence[int]] | SortedPostings | Any"
 
 
 class Catalog:
-    """The records as columns (a list, or a column of the on-disk index, each), the word index, and the full
+    """The records as columns (a list, or a column of the on-disk index, each), the word indexes, and the full
     record fetched when asked for (then kept)."""
 
     def __init__(
@@ -46,19 +48,21 @@ class Catalog:
         tags: Sequence[list[str]],
         token_index: WordIndex,
         unindexed: list[int],  # records with no indexable word: always candidates
+        heads: HeadIndex,
         fetch: Callable[[int], Record],
         variants: Sequence[tuple[Wording, ...]] = (),  # each record's other wordings (messageVariants)
         document_frequency: Mapping[str, int] | None = None,  # records whose wordings have the word
         problems: tuple[Problem, ...] = (),
         sources: tuple[str, ...] = (),
         saved: bool = False,  # this run built the index and wrote it to the cache
-        heads: HeadIndex | None = None,  # None: every record sharing a word is scored by words
     ) -> None:
-        self.ids, self.repos, self.slugs, self.patterns = ids, repos, slugs, patterns
-        self.languages, self.classes, self.tags = languages, classes, tags
-        self.token_index, self.unindexed, self.fetch, self.variants = token_index, unindexed, fetch, variants
-        self.document_frequency: Mapping[str, int] = {} if document_frequency is None else document_frequency
-        self.problems, self.sources, self.saved, self.heads = problems, sources, saved, heads
+        # The commands' columns (list, completion): read, never written.
+        self.ids, self.repos, self.slugs, self.tags = ids, repos, slugs, tags
+        self._patterns, self._languages, self._classes, self._variants = patterns, languages, classes, variants
+        self._token_index, self._unindexed, self._heads = token_index, unindexed, heads
+        self._document_frequency: Mapping[str, int] = {} if document_frequency is None else document_frequency
+        self.fetch = fetch  # how a full record is read (records/index/ wraps it to heal a damaged index)
+        self.problems, self.sources, self.saved = problems, sources, saved
         self._records: dict[int, Record] = {}
         self._weights: dict[str, float] = {}
 
@@ -73,183 +77,58 @@ class Catalog:
     def all_records(self) -> list[Record]:
         return [self.record(i) for i in range(len(self))]
 
-    def wordings(self, index: int) -> tuple[Wording, ...]:
-        """The record's own wording first, then the other releases' wordings."""
-        own: Wording = (self.patterns[index], "", None)
-        return (own, *self.variants[index]) if self.variants else (own,)
-
-    def weight(self, word: str) -> float:
-        """How much a word tells records apart: rare words weigh more (inverse document frequency)."""
-        weight = self._weights.get(word)
-        if weight is None:  # asked for again and again by the fuzzy score: worked out once
-            weight = self._weights[word] = word_weight(len(self), self.document_frequency.get(word, 1))
-        return weight
-
     def find(self, key: str) -> list[int]:
         """Records whose id, else whose slug, is `key`."""
         exact = [i for i, v in enumerate(self.ids) if v == key]
         return exact or [i for i, v in enumerate(self.slugs) if v == key]
 
+    # What the matcher asks.
 
-def build_token_index(
-    token_lists: Sequence[Sequence[Sequence[str]]], frequency: Mapping[str, int]
-) -> tuple[array[int], list[int]]:
-    """The sorted keys of a SortedPostings of the rarest words of each wording (by `frequency`,
-    document_frequency's), each posting naming the record, the wording and how many words that wording has
-    in the index; and the records with a wording that has no indexable word (always candidates)."""
-    keys = _Buckets()
-    unindexed: list[int] = []
-    for n, wordings in enumerate(token_lists):
-        for w, tokens in enumerate(wordings):
-            rare = sorted(tokens, key=lambda t: (frequency.get(t, 1), -len(t), t))[:INDEX_WORDS_PER_PATTERN]
-            if not rare or w > MAX_WORDING or n > MAX_ROW:
-                unindexed.append(n)
-                break
-            for word in rare:
-                keys.add(word, posting(n, w, len(rare)))
-    return keys.sorted(), sorted(set(unindexed))
+    def candidates(self, words: set[str]) -> Candidates:
+        """The records a message with these words (patterns.message_words) could be explained by."""
+        return candidates_in(self._token_index, self._unindexed, words)
 
+    def rows_reaching(self, present: set[str], share: float) -> set[int]:
+        """The records with a wording whose head words in `present` weigh at least `share` of its head's weight."""
+        return self._heads.rows_reaching(present, self.weight, share)
 
-class _Buckets:
-    """(word checksum << 32 | value) numbers, kept by the checksum's top 16 bits and sorted bucket by bucket, so
-    that no list of a million numbers is made at once, and no object per word (at 100,000 records of distinct
-    wording, a dict of a list per word costs 20 MB and more)."""
+    def class_only_rows(self) -> list[int]:
+        """The records whose wording is a placeholder alone, with a class: they explain an exception class as such."""
+        return [n for n in self._unindexed if self._classes[n] and placeholder_only(self._patterns[n])]
 
-    def __init__(self) -> None:
-        self.buckets: list[array[int] | None] = [None] * (1 << 16)
+    def wordings(self, index: int) -> tuple[Wording, ...]:
+        """The record's own wording first, then the other releases' wordings."""
+        own: Wording = (self._patterns[index], "", None)
+        return (own, *self._variants[index]) if self._variants else (own,)
 
-    def add(self, word: str, value: int) -> None:
-        key = zlib.crc32(word.encode())
-        bucket = self.buckets[key >> 16]
-        if bucket is None:
-            bucket = self.buckets[key >> 16] = array("Q")
-        bucket.append((key << 32) | value)
+    def weight(self, word: str) -> float:
+        """How much a word tells records apart: rare words weigh more (inverse document frequency)."""
+        weight = self._weights.get(word)
+        if weight is None:  # asked for again and again by the fuzzy score: worked out once
+            weight = self._weights[word] = word_weight(len(self), self._document_frequency.get(word, 1))
+        return weight
 
-    def sorted(self) -> array[int]:
-        keys = array("Q")
-        for n, bucket in enumerate(self.buckets):
-            if bucket is not None:
-                keys.extend(sorted(bucket))
-                self.buckets[n] = None
-        return keys
+    def language(self, index: int) -> str:
+        return self._languages[index]
 
+    def error_class(self, index: int) -> str | None:
+        """The exception class of the record's own wording (None: any)."""
+        return self._classes[index]
 
-# A posting is one number: the record's row, which of its wordings (0: its own), and how many of that
-# wording's words are in the index (1 to INDEX_WORDS_PER_PATTERN). A message that has all of them may hold
-# the wording; one that lacks any cannot, and the wording's pattern is never tried on it.
-WORDING_SHIFT, ROW_SHIFT = 2, 8
-MAX_WORDING = (1 << (ROW_SHIFT - WORDING_SHIFT)) - 1  # 63, past the 51 wordings a record may have
-MAX_ROW = (1 << (32 - ROW_SHIFT)) - 1  # a posting is 32 bits beside its word's checksum: rows past 16 million
-# are always candidates (found by their patterns alone)
+    def repo(self, index: int) -> str:
+        return self.repos[index]
 
+    def record_id(self, index: int) -> str:
+        return self.ids[index]
 
-def posting(row: int, wording: int, words: int) -> int:
-    return (row << ROW_SHIFT) | (wording << WORDING_SHIFT) | words
-
-
-def posting_row(value: int) -> int:
-    return value >> ROW_SHIFT
-
-
-class Candidates(NamedTuple):
-    """The records a message could be explained by, as the word index sees it."""
-
-    rows: list[int]  # every record sharing an indexed word with the message (for the word score)
-    # For each record whose wordings could be found in the message, which ones (None: all, for a record with
-    # a wording the index has no word of).
-    whole: dict[int, set[int] | None]
-    # The wordings the message has all but one indexed word of (two at least): a later part of one may be
-    # there, its start not pasted (records/patterns.wording_parts).
-    partly: dict[int, set[int]]
-
-
-def candidates_in(index: WordIndex, unindexed: Sequence[int], words: set[str]) -> Candidates:
-    counts: dict[int, int] = {}
-    for word in words:
-        for value in index.get(word, ()):
-            counts[value] = counts.get(value, 0) + 1
-    whole: dict[int, set[int] | None] = dict.fromkeys(unindexed)
-    partly: dict[int, set[int]] = {}
-    rows = set(unindexed)
-    for value, count in counts.items():
-        row = value >> ROW_SHIFT
-        rows.add(row)
-        needed = value & ((1 << WORDING_SHIFT) - 1)
-        if count >= needed:  # every one of the wording's indexed words
-            found = whole.setdefault(row, set())
-            if found is not None:
-                found.add((value >> WORDING_SHIFT) & MAX_WORDING)
-        elif count >= 2 and count == needed - 1:
-            partly.setdefault(row, set()).add((value >> WORDING_SHIFT) & MAX_WORDING)
-    return Candidates(sorted(rows), whole, partly)
+    def pattern(self, index: int) -> str:
+        """The record's own wording."""
+        return self._patterns[index]
 
 
 def word_weight(records: int, having: int) -> float:
     """How much a word tells records apart: rare words weigh more (inverse document frequency)."""
     return math.log(1.0 + records / having)
-
-
-class SortedPostings:
-    """Word -> postings from one sorted array of (word checksum << 32 | posting): numbers only, no object per
-    word (at 100,000 records of distinct wording, a dict of a list per word costs 80 MB)."""
-
-    def __init__(self, keys: array[int]) -> None:
-        self.keys = keys
-
-    def get(self, word: str, default: Sequence[int] = ()) -> Sequence[int]:
-        key = zlib.crc32(word.encode()) << 32
-        start = bisect_left(self.keys, key)
-        stop = bisect_left(self.keys, key + (1 << 32), start)
-        return [k & 0xFFFFFFFF for k in self.keys[start:stop]] or default
-
-
-# Of a fuzzy score (match/fuzzy.py): the head clause's share, the rest is the whole wording's. Here, beside the
-# head index that the matcher asks first: most runs never need the scoring itself.
-HEAD_SHARE = 0.4
-
-
-class HeadIndex(NamedTuple):
-    """Each wording's head clause (records/words.py), word by word, for the records a message of few of
-    those words could still match by words: word -> wordings (one posting per place in a head), and
-    `tables()`: of each wording, its record's row and its head's total weight."""
-
-    words: Mapping[str, Sequence[int]] | SortedPostings
-    tables: Callable[[], tuple[Sequence[int], Sequence[float]]]
-
-    def rows_reaching(self, present: set[str], weight: Callable[[str], float], share: float) -> set[int]:
-        """Rows with a wording whose head words in `present` weigh at least `share` of its head."""
-        found: dict[int, float] = {}
-        for word in present:
-            postings = self.words.get(word, ())
-            if postings:
-                w = weight(word)
-                for wording in postings:
-                    found[wording] = found.get(wording, 0.0) + w
-        if not found:
-            return set()
-        rows, totals = self.tables()
-        # A hair under the share: the totals were summed in another order.
-        return {rows[g] for g, got in found.items() if got >= share * totals[g] * (1 - 1e-9)}
-
-
-def build_head_index(
-    patterns: Iterable[Sequence[str]], weight: Callable[[str], float]
-) -> tuple[array[int], array[int], array[float]]:
-    """The head index of each row's wordings (its own pattern, then its other wordings'): the sorted keys of
-    SortedPostings, and each wording's row and head weight, in arrays."""
-    from leafexplain.records.words import wording_words
-
-    keys = _Buckets()
-    rows, totals = array("I"), array("d")
-    for row, wordings in enumerate(patterns):
-        for pattern in wordings:
-            parsed = wording_words(pattern)
-            head = parsed.words[: parsed.head]
-            for word in head:
-                keys.add(word, len(rows))
-            rows.append(row)
-            totals.append(sum(map(weight, head)))
-    return keys.sorted(), rows, totals
 
 
 def record_wordings(record: Record) -> tuple[Wording, ...]:
@@ -281,7 +160,9 @@ def catalog_from_records(
     tokens = [wording_tokens(p, v) for p, v in zip(patterns, variants, strict=True)]
     df = document_frequency(tokens)
     keys, unindexed = build_token_index(tokens, df)
-    catalog = Catalog(
+    wordings = ([p, *(v[0] for v in vs)] for p, vs in zip(patterns, variants, strict=True))
+    head_keys, rows, totals = build_head_index(wordings, lambda word: word_weight(len(held), df.get(word, 1)))
+    return Catalog(
         ids=[r.id for r in held],
         repos=[r.repo for r in held],
         slugs=[r.slug for r in held],
@@ -291,13 +172,10 @@ def catalog_from_records(
         tags=[list(r.tags) for r in held],
         token_index=SortedPostings(keys),
         unindexed=unindexed,
+        heads=HeadIndex(SortedPostings(head_keys), lambda: (rows, totals)),
         fetch=held.__getitem__,
         problems=tuple(problems),
         sources=tuple(sources),
         variants=variants,
         document_frequency=df,
     )
-    wordings = ([p, *(v[0] for v in vs)] for p, vs in zip(patterns, variants, strict=True))
-    keys, rows, totals = build_head_index(wordings, catalog.weight)
-    catalog.heads = HeadIndex(SortedPostings(keys), lambda: (rows, totals))
-    return catalog

@@ -100,11 +100,6 @@ class CompiledPattern(NamedTuple):
     def search(self, text: str) -> PatternHit | None:
         return self.matcher.search(text)
 
-    @property
-    def regex(self) -> PieceMatcher:
-        """The matcher under its former name: `.regex.search(text)` still works, in linear time."""
-        return self.matcher
-
 
 def split_pattern(pattern: str) -> list[str | None]:
     """The pattern as literal strings and None for each placeholder."""
@@ -273,21 +268,6 @@ def verbatim_fragments(pattern: str) -> tuple[str, ...]:
 
 def _literal_or_space(token: re.Match[str]) -> str:
     return _ESCAPES.get(token.group(), " ")
-
-
-def wildcard_regex(pattern: str) -> re.Pattern[str]:
-    """The pattern as one regex with `(.*?)` wildcards: the former compiler, kept as the reference
-    that tests compare the piece matcher with. Never used on messages: it can backtrack for ever."""
-    parts = split_pattern(pattern)
-    pieces = [
-        "(.*?)"
-        if p is None
-        else "".join(r"\s+" if c.isspace() else _escape_word(c) for c in re.split(r"(\s+)", p) if c)
-        for p in parts
-    ]
-    if parts and parts[-1] is None:
-        pieces[-1] = "([^\\n]*)"
-    return re.compile("".join(pieces), re.S)
 
 
 def message_words(message: str) -> set[str]:

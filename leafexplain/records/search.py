@@ -43,8 +43,8 @@ def _record_words(catalog: Catalog, i: int) -> dict[str, float]:
     """Each word of a record, with the weight of the field it is found in (the heaviest, if several)."""
     words: dict[str, float] = {}
     fields = {
-        "message": catalog.patterns[i][:MAX_SEARCH_CHARS],
-        "class": catalog.classes[i] or "",
+        "message": catalog.pattern(i)[:MAX_SEARCH_CHARS],
+        "class": catalog.error_class(i) or "",
         "tag": " ".join(catalog.tags[i])[:MAX_SEARCH_CHARS],
         "library": catalog.repos[i],
         "slug": catalog.slugs[i].replace("-", " "),
@@ -98,11 +98,11 @@ def search_records(catalog: Catalog, query: str, limit: int) -> SearchResult:
             if best is not None:
                 held += weights[w] * best[0]
                 rank += weights[w] * best[0] * best[1]
-        if phrase and phrase in catalog.patterns[i][:MAX_SEARCH_CHARS].lower():
+        if phrase and phrase in catalog.pattern(i)[:MAX_SEARCH_CHARS].lower():
             rank += PHRASE_BONUS * whole  # the words as the message has them: what was pasted
         share = 1.0 if i in exact else held / whole if whole else 0.0
         if share >= SEARCH_CUTOFF:
-            scored.append((-share, -rank, len(catalog.patterns[i]), catalog.repos[i], catalog.slugs[i], i))
+            scored.append((-share, -rank, len(catalog.pattern(i)), catalog.repos[i], catalog.slugs[i], i))
     scored.sort()
     rows = [(catalog.record(entry[-1]), round(-entry[0] * 100, 1)) for entry in scored[:limit]]
     return SearchResult(rows, cut)

@@ -1,4 +1,4 @@
-"""A wording as the word score reads it: its content words in order, its head clause, its placeholders.
+"""A wording as the fuzzy score reads it: its content words in order, its head clause, its placeholders.
 
 Here, below the matcher, because the record index keeps each wording's head words too: a message
 that lacks most of a wording's head cannot score high enough to count, and the index finds the

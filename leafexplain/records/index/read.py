@@ -1,35 +1,36 @@
-"""Reading the record index (index_file.py's format): its header checked at open, its body block by block as used.
+"""Reading the record index (format.py's): the file opened and found current, its header checked, its body block
+by block as used.
 
 Each block's checksum is checked the first time it is read, so no byte is used unchecked, and a run
 at 100,000 records reads a few dozen blocks of 4 KiB. Whatever bytes are read back, nothing is raised
 but IndexUnusable or IndexDamaged; a Source given a way to heal replaces what it reads with a fresh
-build, once, on damage found while reading (index.py warns and removes the file).
+build, once, on damage found while reading (heal.py).
 """
 
 from __future__ import annotations
 
+import errno
 import marshal
 import os
+import sys
 import zlib
 from array import array
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 
-from leafexplain.records.index_file import (
+from leafexplain.records.files import Fingerprint, Seal
+from leafexplain.records.index.format import (
     BLOCK,
-    FIELD_SEP,
     INDEX_FORMAT,
     MAGIC,
     MAGIC_NAME,
     MAX_HEADER_BYTES,
-    MAX_RECORD_BYTES,
     PLACE_FIELDS,
     PREFIX,
-    ROW_FIELDS,
     SECTIONS,
     IndexDamaged,
     IndexUnusable,
 )
+from leafexplain.safeio import FileTooLarge, NotRegularFile, open_regular
 from leafexplain.version import __version__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
@@ -37,9 +38,8 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 _NUMBER = {name: n for n, (name, _) in enumerate(SECTIONS)}
-WHOLE_BYTES = 1 << 18  # a section this small is read whole when first searched
-BULK_AFTER = 256  # rows read one by one before a command is taken to read them all (list, search, show)
 KEPT_BLOCKS = 64  # a read of more blocks than this checks them without keeping them
+SEALED_INDEX_BYTES = 64 << 20
 
 
 class Body:
@@ -136,127 +136,6 @@ class Source:
             offset, length = self.sections[_NUMBER["rows"]]
             self.texts["text"] = self.body.read(offset, offset + length)
         return self.texts["text"]
-
-
-class _Items(Sequence[int]):
-    """A section's items, one read at a time (for bisect, which reads a few)."""
-
-    def __init__(self, source: Source, name: str) -> None:
-        self.source, self.name = source, name
-
-    def __len__(self) -> int:
-        return self.source.length(self.name)
-
-    def __getitem__(self, index: int) -> int:  # type: ignore[override]
-        return self.source.items(self.name, index, index + 1)[0]
-
-
-class HashedIndex:
-    """Word -> postings, looked up by the word's checksum in a sorted array (a collision only adds a
-    candidate, which the pattern then rejects). A posting past the rows or wordings (an index that is not
-    ours) is passed over here, for the few words a run looks up, rather than checked for all at load."""
-
-    def __init__(self, source: Source, hashes: str, postings: str, limit: Callable[[int], bool]) -> None:
-        self.source, self.hashes, self.postings, self.limit = source, hashes, postings, limit
-        self.found: dict[str, list[int]] = {}
-
-    def get(self, word: str, default: Sequence[int] = ()) -> Sequence[int]:
-        found = self.found.get(word)
-        if found is None:  # a log of 200 errors looks the same words up again and again
-            found = self.found[word] = self.source.guarded(lambda: self._get(word))
-        return found or default
-
-    def _get(self, word: str) -> list[int]:
-        key = zlib.crc32(word.encode())
-        hashes: Sequence[int]
-        if self.source.length(self.hashes) * 4 <= WHOLE_BYTES:
-            hashes = self.source.whole(self.hashes)  # small (the bundled records'): read once, searched in C
-        else:
-            hashes = _Items(self.source, self.hashes)
-        start = bisect_left(hashes, key)
-        if start == len(hashes) or hashes[start] != key:
-            return []
-        stop = bisect_right(hashes, key, start)
-        return [p for p in self.source.items(self.postings, start, stop) if self.limit(p)]
-
-
-class Rows:
-    """The index rows, decoded one at a time when asked for, and where each record lies."""
-
-    def __init__(self, source: Source) -> None:
-        self.source = source
-        self.cache: dict[int, list[str]] = {}
-        self.reads = 0  # past BULK_AFTER rows, the command reads them all: the sections are read whole
-        self.last: tuple[int, list[str]] = (-1, [])
-
-    def __len__(self) -> int:
-        return int(self.source.meta["count"])
-
-    def __getitem__(self, index: int) -> list[str]:
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("row out of range")  # how a Sequence's iteration ends
-        row = self.cache.get(index)
-        if row is None:
-            if self.last[0] == index:  # a scan reads each column of a row in turn
-                return self.last[1]
-            self.reads += 1
-            row = self.source.guarded(lambda: self._row(index))
-            if len(self.cache) < BULK_AFTER:  # a scan of 100,000 rows keeps only the one it is on
-                self.cache[index] = row
-            self.last = (index, row)
-        return row
-
-    def _row(self, index: int) -> list[str]:
-        if self.reads > BULK_AFTER:
-            ends: Sequence[int] = self.source.whole("row_ends")
-            start, end = (0 if index == 0 else ends[index - 1]), ends[index]
-        else:
-            ends = self.source.items("row_ends", max(index - 1, 0), index + 1)
-            start, end = (0, ends[0]) if index == 0 else (ends[0], ends[1])
-        if not start <= end <= start + MAX_RECORD_BYTES:
-            raise IndexDamaged(f"the text of row {index} is out of range")
-        if self.reads > BULK_AFTER:
-            text = self.source.text()
-            if end > len(text):
-                raise IndexDamaged(f"the text of row {index} is out of range")
-            raw = text[start:end]
-        else:
-            raw = self.source.items("rows", start, end).tobytes()
-        # Text that is not UTF-8 cannot pass for a record's: the record read from its file is compared with it.
-        row = raw.decode("utf-8", "replace").split(FIELD_SEP)
-        if len(row) != len(ROW_FIELDS):
-            raise IndexDamaged(f"row {index} is malformed")
-        return row
-
-    def place(self, index: int, files: int) -> tuple[int, ...]:
-        """(file, offset, length, item, line, crc) of the record in row `index`, of the `files` the header names.
-        A place that cannot be (a file not named, a length past any record's) means the index is not ours."""
-        return tuple(self.source.guarded(lambda: self._place(index, files)))
-
-    def _place(self, index: int, files: int) -> tuple[int, ...]:
-        width = len(PLACE_FIELDS)
-        if self.reads > BULK_AFTER:
-            file, offset, length, item, line, crc = self.source.whole("places")[index * width : (index + 1) * width]
-        else:
-            file, offset, length, item, line, crc = self.source.items("places", index * width, (index + 1) * width)
-        if not (0 <= file < files and offset >= 0 and 0 <= length <= MAX_RECORD_BYTES and item >= -1 and line >= 0):
-            raise IndexDamaged(f"the place of row {index} is out of range")
-        return file, offset, length, item, line, crc
-
-
-class Column(Sequence["Any"]):  # quoted: typing is not imported at run time
-    """One field of every row, as a read-only sequence."""
-
-    def __init__(self, rows: Rows, field: str, convert: Callable[[str], Any] = str) -> None:
-        self.rows, self.position, self.convert = rows, ROW_FIELDS.index(field), convert
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, index: int) -> Any:  # type: ignore[override]
-        return self.convert(self.rows[index][self.position])
 
 
 def open_source(
@@ -370,8 +249,47 @@ def memory_source(
     return open_source(read, len(start) + len(body), heal)
 
 
-def decode(data: bytes) -> Source:
-    """The index in `data`, every block checked: IndexUnusable or IndexDamaged, whatever the bytes."""
-    source = memory_source(data)
-    source.body.verify()
+def read_index(
+    path: str,
+    files: Fingerprint,
+    heal: Callable[[IndexDamaged], Source] | None = None,
+    seals: Mapping[int, Seal] = {},
+) -> Source:
+    """The index at `path`, its header read and checked; its body is read as it is used (and healed on damage).
+
+    It is current when it was built from `files` and, for each sealed source, from the folder its seal names.
+    """
+    # Rows hold a few fields of each record: an index many times the records' size is not ours (a sealed
+    # source, the bundled records, is not measured: it is allowed what a pack many times today's takes).
+    largest = 16 * sum(f[1] for f in files) + (1 << 20) + SEALED_INDEX_BYTES * len(seals)
+    try:
+        # Checked once open, never followed: a symlink to /dev/zero, a FIFO or a folder there is not an index.
+        handle = open_regular(path, max_bytes=largest, follow=False, buffering=0)
+    except FileNotFoundError:
+        raise IndexUnusable("no index yet") from None
+    except FileTooLarge as exc:
+        raise IndexDamaged(f"{exc.size} bytes is far too large for these records") from None
+    except NotRegularFile:
+        raise IndexDamaged("it is not a regular file") from None
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):  # O_NOFOLLOW met a symlink
+            raise IndexDamaged("it is a symlink") from None
+        raise IndexUnusable(f"unreadable index ({exc.strerror or exc})") from None
+    try:
+        source = open_source(file_reader(handle), os.fstat(handle.fileno()).st_size, heal)
+        if source.meta.get("python") != sys.version:
+            raise IndexUnusable("index from another Python")
+        if source.meta.get("seals", {}) != seals or _loose(source.meta.get("files"), seals) != files:
+            raise IndexUnusable("record files changed")
+    except BaseException:
+        handle.close()
+        raise
+    source.handle = handle  # open while the index is read from, closed with it
     return source
+
+
+def _loose(files: object, seals: Mapping[int, Seal]) -> object:
+    """The index's files that are not in a sealed source (anything else as it is: it will not match)."""
+    if not seals or not isinstance(files, list):
+        return files
+    return [f for f in files if not (isinstance(f, tuple) and len(f) == 4 and f[3] in seals)]

@@ -1,10 +1,10 @@
-"""The record index's file format, and writing it: a checksummed header, then flat arrays and the rows' text.
+"""The record index's file format: its layout, sections and row fields, and the bytes of an index built from rows.
 
 Layout: the magic line (MAGIC, with the format's number); the CRC-32 of what follows up to the body
 (the header's size, then the header); the header's size (8 bytes); the header (marshal: format,
 version, Python, the record files, problems, counts, each section's place, the CRC-32 of every
 BLOCK bytes of the body); the body (SECTIONS, each 8-byte aligned). A run at 100,000 records needs
-a few dozen rows and a few words' postings: index_read.py reads the header and then only the blocks
+a few dozen rows and a few words' postings: read.py reads the header and then only the blocks
 that hold them, each checked the first time it is read.
 """
 
@@ -15,12 +15,9 @@ import zlib
 from array import array
 from collections.abc import Sequence
 
-from leafexplain.records.catalog import Wording, build_head_index, build_token_index, document_frequency, word_weight
+from leafexplain.records.catalog import Wording, document_frequency, word_weight
 from leafexplain.records.files import MAX_SINGLE_FILE_BYTES
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
-if TYPE_CHECKING:
-    pass
+from leafexplain.records.postings import build_head_index, build_token_index
 
 # 3: a checksum after the magic line; 4: each record's other wordings, word frequencies;
 # 5: rows ended by ROW_END, each record's place as numbers, their shape checked at load;
@@ -79,13 +76,6 @@ def decode_wordings(field: str) -> tuple[Wording, ...]:
         if len(parts) == 3:
             out.append((parts[0], parts[1], parts[2] or None))
     return tuple(out)
-
-
-def encode(
-    meta: dict[str, object], rows: list[str], words: list[tuple[tuple[str, ...], ...]], places: Sequence[int] = ()
-) -> bytes:
-    """Metadata, then the sections (SECTIONS), each checked by block: the index file's bytes."""
-    return b"".join(encode_parts(meta, rows, words, places))
 
 
 def encode_parts(
