@@ -33,8 +33,8 @@ SEED_ID = "745587749477e02c"
 SEED_FILE = RECORDS / "tracel-ai" / "burn" / f"{SEED_SLUG}.json"
 LEAF = OUTPUTS / "rust" / "cargo-run-leaf.txt"  # `cargo run` of the corpus: the seed's panic, explained
 
-# The corpus holds programs and outputs, not tests of ours.
-collect_ignore_glob = ["corpus/*"]
+# The corpus holds programs and outputs, not tests of ours (its tests are the test_*.py beside them).
+collect_ignore_glob = ["corpus/outputs/*", "corpus/pasted/*", "corpus/scenarios/*", "corpus/common_errors/*"]
 # The user's own records, colour and width settings must not leak into a test, nor the CI it runs in.
 LEAKY = (
     "NO_COLOR",

@@ -9,7 +9,7 @@ import pytest
 
 from leafexplain.cli.router import parse_explain
 from tests.conftest import LEAF, ROOT
-from tests.test_render import stable
+from tests.render.test_render import stable
 
 
 def test_option_table_matches_the_app() -> None:

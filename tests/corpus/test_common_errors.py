@@ -1,6 +1,6 @@
 """The held-out check of issue 12: real output of the most common errors, explained by the right record.
 
-tests/common_errors/ holds short programs written the way a user's code looks (a training loop, a config
+tests/corpus/common_errors/ holds short programs written the way a user's code looks (a training loop, a config
 loader, a CLI tool), independently of the records' own examples, and what they printed when run for real
 (python 3.11, torch CPU, rustc and cargo; `make.py` runs them again). `expected.json` names, for each
 output, the record whose documented error it is: for an `unwrap()`/`expect()` on an `Err` whose payload

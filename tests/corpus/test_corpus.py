@@ -76,7 +76,7 @@ def test_corpus_holds_a_real_output_for_every_record_that_runs_here() -> None:
     from its source, since burn cannot be built here)."""
     from leafexplain.records import load_paths
     from tests.conftest import RECORDS
-    from tests.roundtrip.programs import skip_reasons
+    from tests.records.roundtrip.programs import skip_reasons
 
     outputs = {p.name.split(".")[0] for p in (OUTPUTS / "records").glob("*/*.txt")}
     skipped = skip_reasons()

@@ -1,8 +1,8 @@
-"""Real pastes from public issues (tests/pastes/): the rates the product promises, measured in-process.
+"""Real pastes from public issues (tests/corpus/pastes/batch1/): the rates the product promises, measured in-process.
 
-Each case is text a person pasted, verbatim, with its source URL (tests/pastes/manifest.jsonl):
+Each case is text a person pasted, verbatim, with its source URL (tests/corpus/pastes/batch1/manifest.jsonl):
 errors a record explains (positives), errors of libraries without records (negatives), and runs
-with no error at all (green builds, passing tests, training and server logs). `tests/pastes/measure.py`
+with no error at all (green builds, passing tests, training and server logs). `tests/corpus/pastes/measure.py`
 runs the same cases through the installed command and lists each miss.
 """
 
@@ -18,7 +18,7 @@ from leafexplain.match import Matcher
 from leafexplain.models import Limits, Report
 from tests.conftest import RECORDS
 
-PASTES = Path(__file__).parent / "pastes"
+PASTES = Path(__file__).parent / "pastes" / "batch1"
 
 
 def manifest(folder: Path) -> list[dict]:
@@ -27,31 +27,31 @@ def manifest(folder: Path) -> list[dict]:
 
 
 CASES = manifest(PASTES)
-# Batch 2 (tests/pastes2/): collected independently after batch 1 had tuned the matcher, a held-out
+# Batch 2 (tests/corpus/pastes/batch2/): collected independently after batch 1 had tuned the matcher, a held-out
 # check. First measured at positives 97/102, negatives 32/34, no-error 14/15; the two categories it
 # showed (a compiler's prose, a printed Err value) were fixed for every paste, not for its cases.
-HELD_OUT = manifest(Path(__file__).parent / "pastes2")
-# Batch 3 (tests/pastes3/): collected after the index and matcher changes of the performance work, and
+HELD_OUT = manifest(Path(__file__).parent / "pastes" / "batch2")
+# Batch 3 (tests/corpus/pastes/batch3/): collected after the index and matcher changes of the performance work, and
 # after batch 2's fixes; first measured at positives 98/104, negatives 30/31, no-error 17/18; two categories it showed
 # (an old panic glued to its test line, doctest's expected tracebacks) fixed for every paste, and numpy 1.17's
 # wording added to its record's history (checked at v1.17.0).
-THIRD = manifest(Path(__file__).parent / "pastes3")
-# Batch 4 (tests/pastes4/): the shapes text arrives in: 60 real runs made here (torchrun ranks, pytest and
+THIRD = manifest(Path(__file__).parent / "pastes" / "batch3")
+# Batch 4 (tests/corpus/pastes/batch4/): the shapes text arrives in: 60 real runs made here (torchrun ranks, pytest and
 # cargo in colour, CI timestamp gutters, docker and kubectl prefixes, tqdm bars) and 14 public pastes;
 # every case right when first measured.
-FOURTH = manifest(Path(__file__).parent / "pastes4")
-# Batch 5 (tests/pastes5/): public pastes in what the earlier batches lacked (burn, tokio, serde_json,
+FOURTH = manifest(Path(__file__).parent / "pastes" / "batch4")
+# Batch 5 (tests/corpus/pastes/batch5/): public pastes in what the earlier batches lacked (burn, tokio, serde_json,
 # Jupyter, Windows, older years); first measured at positives 54/57, negatives 14/15 (the one a label
 # fix: CPython's own `type object ... has no attribute` message, which its record explains), no-error 8/8.
-FIFTH = manifest(Path(__file__).parent / "pastes5")
-# Batch 6 (tests/pastes6/): the errors a new user pastes first, 2017-2026, collected after every change
+FIFTH = manifest(Path(__file__).parent / "pastes" / "batch5")
+# Batch 6 (tests/corpus/pastes/batch6/): the errors a new user pastes first, 2017-2026, collected after every change
 # above; first measured at positives 72/77, negatives 22/22, no-error 16/16 (every miss an error dropped:
 # a message whose head was not pasted, a C++ `what():` cut short, torch 0.2's wording, a hand-retyped line).
-SIXTH = manifest(Path(__file__).parent / "pastes6")
-# Batch 7 (tests/pastes7/): 106 cases, 89 of them from repositories no earlier batch drew on, collected after
-# batch 6's fixes; first measured at positives 76/78, negatives 17/17, no-error 11/11 (the misses: Python 2's
+SIXTH = manifest(Path(__file__).parent / "pastes" / "batch6")
+# Batch 7 (tests/corpus/pastes/batch7/): 106 cases, 89 of them from repositories no earlier batch drew on, collected
+# after batch 6's fixes; first measured at positives 76/78, negatives 17/17, no-error 11/11 (the misses: Python 2's
 # `cannot concatenate` wording, a Rust panic raised through PyO3 as a Python PanicException).
-SEVENTH = manifest(Path(__file__).parent / "pastes7")
+SEVENTH = manifest(Path(__file__).parent / "pastes" / "batch7")
 BATCHES = {
     "pastes2": HELD_OUT,
     "pastes3": THIRD,

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from leafexplain.extract import events_in, finish
 from leafexplain.intake import stream
 from leafexplain.intake.stream import windows
-from tests.test_properties import ERROR_LINES
+from tests.hostile.test_properties import ERROR_LINES
 
 GRAD = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"
 

@@ -2,7 +2,7 @@
 # an interactive zsh in a pseudo-terminal (zpty), compinit with the folder FPATH_DIR first in
 # $fpath, the line typed, then TAB.
 #
-# Usage: zsh -f tests/complete.zsh FPATH_DIR LINE...
+# Usage: zsh -f tests/integrations/complete.zsh FPATH_DIR LINE...
 # Prints, for each LINE, `=== LINE` and then each candidate on a line of its own.
 
 zmodload zsh/zpty || exit 1

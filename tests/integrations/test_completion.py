@@ -226,7 +226,7 @@ def test_bash_completes_the_command_that_run_starts(env: dict[str, str]) -> None
 def zsh_complete(lines: list[str], env: dict[str, str]) -> dict[str, list[str]]:
     """Each line typed into an interactive zsh (zpty) with compinit and completions/ in $fpath, then TAB."""
     done = subprocess.run(
-        ["zsh", "-f", str(ROOT / "tests" / "complete.zsh"), str(COMPLETIONS), *lines],
+        ["zsh", "-f", str(Path(__file__).parent / "complete.zsh"), str(COMPLETIONS), *lines],
         env=env,
         cwd=_work(env),
         capture_output=True,

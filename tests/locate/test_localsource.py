@@ -250,8 +250,8 @@ def test_nothing_installed_gives_the_output_of_before(machine: Machine, name: st
 
 @SYSTEM_RUST_SRC
 def test_golden_files_hold_without_local_sources(machine: Machine) -> None:
-    """The golden files of tests/test_render.py are what a machine with nothing installed prints."""
-    golden = Path(__file__).parent / "golden"
+    """The golden files of tests/render/test_render.py are what a machine with nothing installed prints."""
+    golden = Path(__file__).parents[1] / "golden"
     for case, source in (("burn-backtrace", BACKTRACE), ("cargo-test-three", CARGO_TEST)):
         result = machine.run("--format", "plain", "--width", "90", "--file", str(source))
         assert result.stdout == (golden / f"{case}.plain.txt").read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ from leafexplain.locate.files import project_root, user_snippet
 from leafexplain.locate.library import library_source
 from leafexplain.models import ErrorEvent, Frame, Record
 from tests.conftest import Isolated
-from tests.test_localsource import local_paths
+from tests.locate.test_localsource import local_paths
 
 SECRET = "SECRET-MARKER-not-to-be-shown"
 GRAD = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"

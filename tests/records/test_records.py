@@ -14,7 +14,7 @@ from tests.conftest import make_record as make
 # The seed record as it was given (../shared/seed/000_435334aa22e56eac.txt), pinned by its checksum:
 # the check holds in any checkout, with or without the shared folder beside it.
 SEED_SHA256 = "b8fdf40ef92e521d61917d5647e7992b84b2cdfacf9463bb3ef9ab603aa92efd"
-SHARED_SEED = Path(__file__).resolve().parents[2] / "shared" / "seed" / "000_435334aa22e56eac.txt"
+SHARED_SEED = Path(__file__).resolve().parents[3] / "shared" / "seed" / "000_435334aa22e56eac.txt"
 
 
 def seed_as_given() -> bytes:

@@ -2,8 +2,8 @@
 output that leafexplain explains by that very record; its "after" program runs clean.
 
 It runs every program (about five minutes with torch installed), so it is a step of its own in CI:
-`LEAFEXPLAIN_ROUNDTRIP=1 python -m pytest tests/test_roundtrip.py`. Records that cannot run here are
-listed in tests/roundtrip/skip/ with the reason (a GPU, several processes, crates from crates.io).
+`LEAFEXPLAIN_ROUNDTRIP=1 python -m pytest tests/records/test_roundtrip.py`. Records that cannot run here are
+listed in tests/records/roundtrip/skip/ with the reason (a GPU, several processes, crates from crates.io).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from leafexplain.match import Matcher
 from leafexplain.models import Record, Report
 from leafexplain.records import load_paths
 from tests.conftest import RECORDS
-from tests.roundtrip.programs import Ran, parts, runner, skip_reasons, why_not_runnable
+from tests.records.roundtrip.programs import Ran, parts, runner, skip_reasons, why_not_runnable
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("LEAFEXPLAIN_ROUNDTRIP"), reason="runs every record's programs: set LEAFEXPLAIN_ROUNDTRIP=1"

@@ -18,7 +18,7 @@ from leafexplain.render.github import MAX_PER_KIND, escape_data, escape_property
 from leafexplain.render.sarif import UNKNOWN_RULE
 from tests.conftest import OUTPUTS, Isolated, leafexplain_command
 
-SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft4Validator(SCHEMA)
 # `::kind prop=value,prop=value::message`: no property value holds a raw `:` or `,`, no part a line break.
 COMMAND = re.compile(r"^::(error|warning|notice)(?: ([^:\r\n]*))?::([^\r\n]*)$")

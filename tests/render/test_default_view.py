@@ -51,7 +51,7 @@ def test_every_bundled_record_fits_one_screen_with_its_first_fix_and_whole_link(
     for record in bundled():
         report = explain(as_printed(record), matcher())
         if not report.findings or report.findings[0].best is None or report.findings[0].best.record.id != record["id"]:
-            continue  # a more specific record explains this message: tests/test_tidy.py covers which
+            continue  # a more specific record explains this message: tests/records/test_tidy.py covers which
         checked += 1
         text = to_text(report, Style(format="plain", width=width))
         assert screen_rows(text, width) <= SCREEN_ROWS, (record["slug"], text)

@@ -13,9 +13,9 @@ import pytest
 
 from tests.conftest import OUTPUTS, ROOT
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 WIDTH = "90"
-# --no-source: whether the frames' files exist depends on the machine (tests/test_localsource.py covers them).
+# --no-source: whether the frames' files exist depends on the machine (tests/locate/test_localsource.py covers them).
 CASES = {
     "burn-backtrace": ["--no-source", "--file", str(OUTPUTS / "rust" / "cargo-run-backtrace.txt")],
     "json-decode": ["--no-source", "--file", str(OUTPUTS / "python" / "json-decode.txt")],
@@ -42,7 +42,7 @@ def stable(text: str) -> str:
     return LINK_ID.sub("\x1b]8;id=0;", text).replace(ROOT.as_uri(), "file:///WORKSPACE")
 
 
-# github writes a record as plain text (tests/test_ci_formats.py checks it is the same): no golden file of its own.
+# github writes a record as plain text (test_ci_formats.py checks it is the same): no golden file of its own.
 PAIRS = [(c, f) for c in sorted(CASES) for f in sorted(FORMATS) if not (f == "github" and CASES[c][0] == "show")]
 
 

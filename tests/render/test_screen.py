@@ -27,7 +27,7 @@ import pytest
 
 from tests.conftest import CORPUS, OUTPUTS, RECORDS, SEED_ID, Isolated, leafexplain_command
 
-GOLDEN = Path(__file__).parent / "golden" / "screens"
+GOLDEN = Path(__file__).parents[1] / "golden" / "screens"
 SIZES = [(80, 24), (120, 40)]
 CARGO = CORPUS / "scenarios" / "cargo"
 OSC8 = re.compile(rb"\x1b\]8;[^;\x07\x1b]*;([^\x07\x1b]*)(?:\x1b\\|\x07)")
@@ -225,6 +225,6 @@ def test_golden_screens(name: str, columns: int, rows: int, terminal_user: Isola
 
 def test_the_readme_shows_the_golden_screens() -> None:
     """README's two screenshots (one Rust, one Python, 80 columns) are the golden screens of the real command."""
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     for name in ("burn-seed", "cpython-json"):
         assert f"```text\n{(GOLDEN / f'{name}.80x24.txt').read_text(encoding='utf-8')}```" in readme, name

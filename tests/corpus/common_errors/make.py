@@ -1,7 +1,7 @@
 """Regenerate outputs/ by running every program in programs/ for real.
 
-    python tests/common_errors/make.py            # all cases
-    python tests/common_errors/make.py key_error  # only the named cases (output names without .txt)
+    python tests/corpus/common_errors/make.py            # all cases
+    python tests/corpus/common_errors/make.py key_error  # only the named cases (output names without .txt)
 
 Python programs run with this Python (`sys.executable`), PyTorch ones only when torch is installed
 (skipped with a note otherwise); Rust programs are compiled with `rustc --edition 2021` and run,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure leafexplain against the corpus of real pastes in this folder.
+"""Measure leafexplain against a batch of the corpus of real pastes in this folder (batch 1 unless --manifest).
 
 Standalone: it imports nothing from leafexplain. Each case is run through the
 installed command line (``leafexplain --format json --no-source --file CASE``),
@@ -135,7 +135,7 @@ def first_message(events):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--manifest", default=os.path.join(HERE, "manifest.jsonl"))
+    ap.add_argument("--manifest", default=os.path.join(HERE, "batch1", "manifest.jsonl"))
     ap.add_argument("--cmd", default="leafexplain", help="command that runs leafexplain (default: %(default)s)")
     ap.add_argument("--jobs", type=int, default=max(1, min(4, os.cpu_count() or 1)))
     ap.add_argument("--timeout", type=float, default=60.0)

@@ -1,6 +1,6 @@
 """Run a record's example fix for real: its "before" program must fail with the record's error, its "after" run clean.
 
-Used by tests/test_roundtrip.py (the round trip) and tools/make_corpus.py (the real outputs kept in the
+Used by tests/records/test_roundtrip.py (the round trip) and tools/make_corpus.py (the real outputs kept in the
 corpus). CPython and NumPy records run with this Python, PyTorch records with torch when it is
 installed (in forks of one Python that imported it once), Rust standard-library records compile with
 rustc. Records of crates (burn, tokio, serde) need the crates registry, which this project's
