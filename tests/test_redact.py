@@ -216,18 +216,15 @@ def test_run_redacts_its_explanation_on_stderr_but_passes_the_commands_output_as
     assert kept in ours
 
 
-def test_diagnostics_of_our_own_are_redacted() -> None:
-    import io
-
-    from leafexplain.env import Environment
+def test_diagnostics_of_our_own_are_redacted(environment) -> None:
     from leafexplain.render import internal_error, usage_error
 
-    env = Environment(stderr=io.StringIO())
+    env = environment()
     text, hidden, _ = SECRETS["github-token"]
     internal_error(env, ValueError(f"while reading {text}"))
     usage_error(env, f"Error: Invalid value for '--records': {text}")
-    assert hidden not in env.stderr.getvalue()
-    assert "ghp_…[redacted]" in env.stderr.getvalue()
+    assert hidden not in env.said
+    assert "ghp_…[redacted]" in env.said
 
 
 TOKEN = SECRETS["github-token"][0]
@@ -266,16 +263,13 @@ def test_no_redact_shows_the_diagnostics_as_they_came(args: list[str], cli) -> N
     assert HIDDEN in cli(*args).stderr
 
 
-def test_a_warning_is_redacted_unless_the_environment_says_not() -> None:
-    import io
-
-    from leafexplain.env import Environment
+def test_a_warning_is_redacted_unless_the_environment_says_not(environment) -> None:
     from leafexplain.render import warn
 
-    env = Environment(stderr=io.StringIO())
+    env = environment()
     warn(env, f"cannot read /tmp/{TOKEN}/x: no such file")
     warn(env.replace(redact=False), f"cannot read /tmp/{TOKEN}/x: no such file")
-    first, second = env.stderr.getvalue().splitlines()
+    first, second = env.said.splitlines()
     assert first == "leafexplain: cannot read /tmp/ghp_…[redacted]/x: no such file"
     assert HIDDEN in second
 

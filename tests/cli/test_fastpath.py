@@ -82,19 +82,18 @@ def test_piped_stdin_to_python_m_leafexplain() -> None:
     assert piped.returncode == 0 and b"745587749477e02c" in piped.stdout
 
 
-def test_root_help_is_what_the_full_cli_prints(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_root_help_is_what_the_full_cli_prints(cli, environment, monkeypatch: pytest.MonkeyPatch) -> None:
     import typer
 
     from leafexplain.cli.app import app
     from leafexplain.cli.guard import invoke_click
-    from tests.conftest import MockEnvironment
 
     for columns in ("80", "132"):
         monkeypatch.setenv("COLUMNS", columns)  # click lays its help out to the terminal it sees
         fast = cli("--help", extra_env={"COLUMNS": columns})
-        full = MockEnvironment({**cli.environ, "COLUMNS": columns})
+        full = environment(COLUMNS=columns)
         assert invoke_click(typer.main.get_command(app), ["--help"], full) == fast.returncode == 0
-        assert fast.stdout == full.out.getvalue().decode()
+        assert fast.stdout == full.written
     monkeypatch.setenv("COLUMNS", "60")
     narrow = cli("-h", extra_env={"COLUMNS": "60"})
     assert narrow.returncode == 0 and max(len(line) for line in narrow.stdout.splitlines()) <= 60

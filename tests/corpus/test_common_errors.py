@@ -12,12 +12,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from leafexplain import session
 from leafexplain.match import Matcher
 from leafexplain.models import Report
-from tests.conftest import RECORDS
+from tests.conftest import bundled_records
 
 HERE = Path(__file__).parent / "common_errors"
 EXPECTED: dict[str, str] = json.loads((HERE / "expected.json").read_text(encoding="utf-8"))
@@ -25,13 +23,6 @@ TARGET = 0.94
 # `called `Result::unwrap()` on an `Err` value: {error:?}`: the record that wraps a payload's Debug form.
 # It may stand second for an event whose payload's own record comes first.
 WRAPPERS = {"016d520cdab6a19c"}
-
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    from leafexplain.records import load_paths
-
-    return Matcher(load_paths([str(RECORDS)]).records)
 
 
 def explain(name: str, matcher: Matcher) -> Report:
@@ -55,12 +46,10 @@ def describe(report: Report) -> str:
     return "; ".join(events) or "no event"
 
 
-def test_every_output_has_its_record_and_every_record_exists(matcher: Matcher) -> None:
+def test_every_output_has_its_record_and_every_record_exists() -> None:
     outputs = {p.name for p in (HERE / "outputs").glob("*.txt")}
     assert outputs == set(EXPECTED), (sorted(outputs - set(EXPECTED)), sorted(set(EXPECTED) - outputs))
-    from leafexplain.records import load_paths
-
-    known = {r.id for r in load_paths([str(RECORDS)]).records}
+    known = {r.id for r in bundled_records().records}
     assert set(EXPECTED.values()) <= known, sorted(set(EXPECTED.values()) - known)
     # the three lists are all here: CPython, PyTorch, Rust std
     assert sum(n.startswith("torch_") for n in EXPECTED) >= 10
@@ -68,10 +57,10 @@ def test_every_output_has_its_record_and_every_record_exists(matcher: Matcher) -
     assert sum(not n.startswith(("torch_", "rust_")) for n in EXPECTED) >= 15
 
 
-def test_common_errors_are_explained_by_the_right_record(matcher: Matcher) -> None:
+def test_common_errors_are_explained_by_the_right_record(bundled_matcher: Matcher) -> None:
     misses = []
     for name, record in sorted(EXPECTED.items()):
-        report = explain(name, matcher)
+        report = explain(name, bundled_matcher)
         if not hit(report, record):
             misses.append(f"{name}: want {record}, got {describe(report)}")
     share = 1 - len(misses) / len(EXPECTED)

@@ -74,13 +74,12 @@ def test_record_program_output_is_explained_by_its_record(path, cli) -> None:
 def test_corpus_holds_a_real_output_for_every_record_that_runs_here() -> None:
     """tools/make_corpus.py keeps the output of each runnable record's "before" program (burn's are laid out
     from its source, since burn cannot be built here)."""
-    from leafexplain.records import load_paths
-    from tests.conftest import RECORDS
+    from tests.conftest import bundled_records
     from tests.records.roundtrip.programs import skip_reasons
 
     outputs = {p.name.split(".")[0] for p in (OUTPUTS / "records").glob("*/*.txt")}
     skipped = skip_reasons()
     runnable = {"python/cpython", "pytorch/pytorch", "numpy/numpy", "rust-lang/rust"}
-    records = load_paths([str(RECORDS)]).records
+    records = bundled_records().records
     missing = {r.slug for r in records if r.repo in runnable and r.id not in skipped} - outputs
     assert not missing

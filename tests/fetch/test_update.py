@@ -19,9 +19,8 @@ from typing import NamedTuple
 import pytest
 
 from leafexplain.locate.cached import entry_path, places
-from leafexplain.models import Record, Variant
 from leafexplain.render import progress
-from tests.conftest import Isolated, make_record, write_records
+from tests.conftest import Isolated, as_record, make_record, write_records
 
 MESSAGE = "widget frobnication failed badly"
 SHA = "1111111111111111111111111111111111111111"
@@ -144,11 +143,6 @@ def snippet_of(result: subprocess.CompletedProcess[str]) -> dict | None:
 def cache_files(cli: Isolated) -> list[Path]:
     folder = cli.cache / "leafexplain" / "sources"
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
-
-
-def as_record(data: dict) -> Record:
-    variants = tuple(Variant(**v) for v in data.pop("messageVariants", []))
-    return Record(**{"slug": "widget", **data}, messageVariants=variants)
 
 
 # --- success --------------------------------------------------------------------------------------------------------

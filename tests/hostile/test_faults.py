@@ -20,7 +20,6 @@ from typing import Any, BinaryIO
 import pytest
 
 import leafexplain.records.index as index
-from leafexplain.env import Environment
 from leafexplain.records import open_catalog
 from leafexplain.records.files import record_paths
 from leafexplain.records.index import index_path
@@ -446,15 +445,15 @@ def test_processes_building_the_index_at_once_all_answer_right(tmp_path: Path) -
     assert len(open_catalog(environ=environ(tmp_path))) == BUNDLED_COUNT + 20_000
 
 
-def test_an_internal_error_quoting_hostile_text_stays_one_printable_line() -> None:
+def test_an_internal_error_quoting_hostile_text_stays_one_printable_line(environment) -> None:
     from leafexplain.cli.guard import run_guarded
 
     def buggy() -> int:
         raise ValueError("bad \x1b]52;c;eA==\x07 \x1b[2J\nsecond line")
 
-    env = Environment()
+    env = environment()
     assert run_guarded(buggy, env) == 70
-    err = env.stderr.getvalue()  # type: ignore[attr-defined]
+    err = env.said
     assert err.count("\n") == 1 and "\x1b" not in err and "\\x1b]52" in err
 
 

@@ -19,7 +19,7 @@ from leafexplain.records.schema import validate_record
 from leafexplain.render.document import MAX_ITEMS, MAX_TEXT_CHARS, REFUSED_LINK, record_view
 from leafexplain.render.markdown import render_markdown
 from leafexplain.render.plain import render_plain
-from tests.conftest import SEED_ID, Isolated, make_record, seed_record
+from tests.conftest import SEED_ID, Isolated, as_record, make_record, seed_record
 from tests.conftest import write_records as write
 from tests.hostile import VALID_HOSTILE, assert_terminal_safe, render_rich
 
@@ -138,7 +138,7 @@ def test_a_link_that_is_not_plain_https_is_refused_and_never_rendered(url: str) 
     _, problems = validate_record(record(githubUrl=url), "x.json")
     assert [p.field for p in problems] == ["githubUrl"]
     # A record that never met validation (an embedding program built it) still gets no link.
-    bypass = Record(**{**record(), "githubUrl": url, "slug": "s"})  # type: ignore[arg-type]
+    bypass = as_record({**record(), "githubUrl": url, "slug": "s"})
     view = record_view(bypass)
     rich = render_rich([view], color=True)
     assert "\x1b]8;" not in rich and REFUSED_LINK in rich
@@ -162,7 +162,7 @@ def test_the_renderers_check_links_themselves() -> None:
 
 
 def test_an_https_link_is_a_hyperlink() -> None:
-    view = record_view(Record(**{**record(), "slug": "s"}))  # type: ignore[arg-type]
+    view = record_view(as_record({**record(), "slug": "s"}))
     assert "\x1b]8;id=" in render_rich([view], color=True) and view.url == record()["githubUrl"]
 
 
@@ -384,7 +384,7 @@ def test_a_one_line_field_with_a_line_break_or_control_is_refused(tmp_path: Path
 
 
 def test_a_line_separator_in_record_prose_is_not_shown() -> None:
-    view = record_view(Record(**{"slug": "widget", **record(documentation="one\u2028two\u2029three")}))
+    view = record_view(as_record(record(documentation="one\u2028two\u2029three")))
     text = render_plain([view], 100)
     assert "\u2028" not in text and "\u2029" not in text and "one" in text
 

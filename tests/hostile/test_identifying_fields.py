@@ -16,7 +16,7 @@ from leafexplain.records.completion_lists import completion_values
 from leafexplain.render import Style, to_text
 from leafexplain.render.summary import summary_text
 from leafexplain.text import safe_link
-from tests.conftest import make_record, write_records
+from tests.conftest import as_record, make_record, write_records
 from tests.hostile import assert_terminal_safe, render_rich
 
 MESSAGE = "widget frobnication failed badly"
@@ -67,7 +67,7 @@ def test_a_link_ending_in_a_newline_is_refused_and_never_a_hyperlink(tmp_path: P
 
 def record_of(**fields: object) -> Record:
     """A Record built without validation, as an embedding program may build one."""
-    return Record(**{"slug": "widget", **make_record(), **fields})  # type: ignore[arg-type]
+    return as_record({**make_record(), **fields})
 
 
 def test_list_show_explain_and_completion_print_no_forged_line(cli, tmp_path: Path) -> None:

@@ -18,9 +18,7 @@ from leafexplain import session
 from leafexplain.env import Environment
 from leafexplain.extract import events_in
 from leafexplain.intake.stream import windows
-from leafexplain.match import Matcher
 from leafexplain.models import Candidate, ErrorEvent, Finding, Frame, Record
-from leafexplain.records import load_paths
 from leafexplain.records.patterns import compile_pattern, split_pattern, verbatim_fragments, wildcard_regex
 from leafexplain.render.console import make_console
 from leafexplain.render.document import event_view, record_view
@@ -29,7 +27,7 @@ from leafexplain.render.markdown import render_markdown
 from leafexplain.render.plain import render_plain
 from leafexplain.render.tables import record_table_markdown, record_table_plain, record_table_rich
 from leafexplain.text import decode, normalize
-from tests.conftest import RECORDS, ROOT, SEED_ID
+from tests.conftest import ROOT, SEED_ID, load_bundled_matcher
 from tests.hostile import ESCAPES, assert_terminal_safe, render_rich
 
 FUZZ = bool(os.environ.get("LEAFEXPLAIN_FUZZ"))
@@ -194,7 +192,7 @@ def test_any_pattern_compiles_and_searches_any_message(pattern: str, message: st
 
 # --- the seed record in noise ---------------------------------------------------------------
 
-MATCHER = Matcher(load_paths([str(RECORDS)]).records)
+MATCHER = load_bundled_matcher()
 SEED_BLOCK = (ROOT / "examples" / "burn-panic.txt").read_text()
 noise = st.lists(st.one_of(st.text(max_size=50), st.sampled_from(ESCAPES), st.sampled_from(ERROR_LINES)), max_size=15)
 

@@ -15,7 +15,7 @@ import pytest
 from leafexplain import session
 from leafexplain.integrations.pytest_plugin import RECORD_PROPERTY, URL_PROPERTY
 from leafexplain.render.step_summary import step_summary
-from tests.conftest import OUTPUTS, ROOT, Isolated
+from tests.conftest import OUTPUTS, ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 CI_SECTION = README.split("## In CI and code review", 1)[1].split("\n## ", 1)[0]
@@ -35,10 +35,12 @@ def test_the_sample_annotation_is_what_leafexplain_writes(cli, tmp_path: Path) -
     assert result.stdout == sample
 
 
-def test_the_sample_step_summary_is_what_run_appends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_sample_step_summary_is_what_run_appends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bundled_matcher
+) -> None:
     [sample] = fenced("markdown")
     monkeypatch.chdir(tmp_path)  # the panic's `./app/src/main.rs` is taken from where cargo ran
-    report = session.explain(SAMPLE_INPUT.read_bytes(), session.load_matcher(environ=Isolated(tmp_path).environ))
+    report = session.explain(SAMPLE_INPUT.read_bytes(), bundled_matcher)
     assert step_summary(report, "cargo run", 101, str(tmp_path)) == sample
 
 

@@ -14,7 +14,7 @@ from leafexplain.locate import LocalPaths
 from leafexplain.locate.files import user_snippet
 from leafexplain.locate.library import library_source
 from leafexplain.models import ErrorEvent, Frame, Record
-from tests.conftest import OUTPUTS, Isolated
+from tests.conftest import OUTPUTS, Isolated, bundled_records
 
 RUSTC_SHA = "59807616e1fa2540724bfbac14d7976d7e4a3860"  # the rustc 1.95.0 that produced the corpus
 BACKTRACE = OUTPUTS / "rust" / "cargo-run-backtrace.txt"
@@ -573,10 +573,8 @@ def test_the_frame_line_decides_between_two_places(tmp_path: Path) -> None:
 
 def test_every_bundled_record_gives_none_with_nothing_installed(tmp_path: Path) -> None:
     """No record's path makes a lookup fail; with nothing installed, nothing is found."""
-    from leafexplain.records import load_records
-
     paths = local_paths(tmp_path)
-    records = load_records((), bundled=True).records
+    records = bundled_records().records
     assert len(records) > 100
     for record in records:
         if record.repo in ("python/cpython", "pytorch/pytorch", "numpy/numpy"):

@@ -6,12 +6,11 @@ import pytest
 
 from leafexplain.match import DEFAULT_THRESHOLD, Matcher
 from leafexplain.models import ErrorEvent, Frame
-from leafexplain.records import load_paths
 from leafexplain.records.patterns import compile_pattern, split_pattern
 from leafexplain.records.schema import validate_record
-from tests.conftest import RECORDS, SEED_ID
+from tests.conftest import SEED_ID, load_bundled_matcher
 
-MATCHER = Matcher(load_paths([str(RECORDS)]).records)
+MATCHER = load_bundled_matcher()
 
 
 def rust(message: str, frames: tuple[Frame, ...] = ()) -> ErrorEvent:

@@ -3,24 +3,18 @@ error (records/patterns.wording_parts); advice that could close any message, or 
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 from leafexplain.records.patterns import wording_parts
-from leafexplain.session import explain, load_matcher
+from leafexplain.session import explain
+from tests.conftest import load_bundled_matcher
 
 OOM = "05e30222c394707f"
 MISSING_KEYS = "ba58493dd2ee4f11"
 
 
-@cache
-def matcher():
-    return load_matcher(environ={"XDG_CACHE_HOME": "/nonexistent/leafexplain-test-cache"})
-
-
 def tops(text: str) -> list[tuple[str, str]]:
-    report = explain(text, matcher(), pasted=True)
+    report = explain(text, load_bundled_matcher(), pasted=True)
     return [(f.best.record.id, f.best.method) for f in report.findings if f.best]
 
 

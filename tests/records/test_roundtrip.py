@@ -14,16 +14,14 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from leafexplain import session
-from leafexplain.match import Matcher
 from leafexplain.models import Record, Report
-from leafexplain.records import load_paths
-from tests.conftest import RECORDS
+from tests.conftest import bundled_records, load_bundled_matcher
 from tests.records.roundtrip.programs import Ran, parts, runner, skip_reasons, why_not_runnable
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("LEAFEXPLAIN_ROUNDTRIP"), reason="runs every record's programs: set LEAFEXPLAIN_ROUNDTRIP=1"
 )
-ALL = load_paths([str(RECORDS)]).records
+ALL = bundled_records().records
 SKIPPED = skip_reasons()
 RUNNABLE = [r for r in ALL if why_not_runnable(r) is None and r.id not in SKIPPED]
 
@@ -62,7 +60,7 @@ def test_every_record_runs_or_says_why_not() -> None:
 
 
 def test_before_fails_with_the_records_own_error(ran: dict[str, tuple[Ran, Ran]]) -> None:
-    matcher = Matcher(ALL)
+    matcher = load_bundled_matcher()
     missed = []
     for record in RUNNABLE:
         before, _ = ran[record.id]

@@ -9,16 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from leafexplain.match import DEFAULT_THRESHOLD, Matcher
+from leafexplain.match import DEFAULT_THRESHOLD
 from leafexplain.models import ErrorEvent
-from leafexplain.records import load_paths
 from leafexplain.records.patterns import compile_pattern
 from leafexplain.records.schema import FIELDS
-from tests.conftest import RECORDS, SEED_ID
+from tests.conftest import RECORDS, SEED_ID, bundled_records, load_bundled_matcher
 
-LOADED = load_paths([str(RECORDS)])
+LOADED = bundled_records()
 ALL = LOADED.records
-MATCHER = Matcher(ALL)
+MATCHER = load_bundled_matcher()
 URL = re.compile(
     r"^https://github\.com/(?P<repo>[^/]+/[^/]+)/blob/(?P<sha>[0-9a-f]{40})/(?P<path>\S+)#L(?P<start>\d+)-L(?P<end>\d+)$"
 )

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -17,28 +16,19 @@ from leafexplain.models import Candidate, Record
 from leafexplain.render import Style, to_text
 from leafexplain.render.screen import SCREEN_ROWS, cells, crop_code
 from leafexplain.render.words import match_words
-from leafexplain.session import explain, load_matcher
-from tests.conftest import LEAF, OUTPUTS, RECORDS, SEED_ID, SEED_SLUG, seed_record
+from leafexplain.session import explain
+from tests.conftest import LEAF, OUTPUTS, RECORDS, SEED_ID, SEED_SLUG, as_record, bundled_records, seed_record
 
 SHAPES_SLUG = "mat1-and-mat2-shapes-cannot-be-multiplied-32x512-a"
 
 
-def bundled() -> list[dict]:
-    return [json.loads(p.read_text(encoding="utf-8"))["record"] for p in sorted(RECORDS.rglob("*.json"))]
-
-
-@cache
-def matcher():
-    return load_matcher(environ={"XDG_CACHE_HOME": "/nonexistent/leafexplain-test-cache"})
-
-
-def as_printed(record: dict) -> str:
+def as_printed(record: Record) -> str:
     """The record's own message as its program would print it."""
-    if record.get("errorType") == "panic":
-        return f"thread 'main' (7) panicked at src/main.rs:3:5:\n{record['errorMessage']}\n"
-    error = record.get("errorClass") or "RuntimeError"
+    if record.errorType == "panic":
+        return f"thread 'main' (7) panicked at src/main.rs:3:5:\n{record.errorMessage}\n"
+    error = record.errorClass or "RuntimeError"
     frame = '  File "t.py", line 1, in <module>\n    f()\n'
-    return f"Traceback (most recent call last):\n{frame}{error}: {record['errorMessage']}\n"
+    return f"Traceback (most recent call last):\n{frame}{error}: {record.errorMessage}\n"
 
 
 def screen_rows(text: str, width: int) -> int:
@@ -46,22 +36,22 @@ def screen_rows(text: str, width: int) -> int:
 
 
 @pytest.mark.parametrize("width", [80, 120])
-def test_every_bundled_record_fits_one_screen_with_its_first_fix_and_whole_link(width: int) -> None:
+def test_every_bundled_record_fits_one_screen_with_its_first_fix_and_whole_link(bundled_matcher, width: int) -> None:
     checked = 0
-    for record in bundled():
-        report = explain(as_printed(record), matcher())
-        if not report.findings or report.findings[0].best is None or report.findings[0].best.record.id != record["id"]:
+    for record in bundled_records().records:
+        report = explain(as_printed(record), bundled_matcher)
+        if not report.findings or report.findings[0].best is None or report.findings[0].best.record.id != record.id:
             continue  # a more specific record explains this message: tests/records/test_tidy.py covers which
         checked += 1
         text = to_text(report, Style(format="plain", width=width))
-        assert screen_rows(text, width) <= SCREEN_ROWS, (record["slug"], text)
-        if record["solutions"]:
-            assert re.search(r"^  fix:     1\. \S", text, re.M), (record["slug"], text)
+        assert screen_rows(text, width) <= SCREEN_ROWS, (record.slug, text)
+        if record.solutions:
+            assert re.search(r"^  fix:     1\. \S", text, re.M), (record.slug, text)
         # The link: the record's own, or where its message is at a release when its commit is gone (the seed).
-        moved = [v["githubUrl"] for v in record.get("messageVariants") or () if v.get("recordCommitMissing")]
-        url = moved[0] if moved else record.get("githubUrl")
+        moved = [v.githubUrl for v in record.messageVariants if v.recordCommitMissing]
+        url = moved[0] if moved else record.githubUrl
         if url:
-            assert f"\n  {url}\n" in text or f" {url}\n" in text, record["slug"]
+            assert f"\n  {url}\n" in text or f" {url}\n" in text, record.slug
     assert checked >= 300
 
 
@@ -84,7 +74,7 @@ def test_matched_in_words_without_slug_or_offsets_and_the_numbers_with_verbose(c
 
 
 def test_confidence_in_words() -> None:
-    record = Record(**{k: v for k, v in seed_record().items() if k != "messageVariants"})
+    record = as_record(seed_record())._replace(messageVariants=())
     assert match_words(Candidate(record, 100.0, "regex")).endswith(", exact wording")
     other = Candidate(record, 100.0, "regex", wording="torch <= 1.13 (THC kernels)")
     assert match_words(other).endswith(", same error, wording of torch <= 1.13"), "without the record's notes"
@@ -99,7 +89,8 @@ def normalized(text: str) -> str:
 
 @pytest.mark.parametrize("slug", [SEED_SLUG, SHAPES_SLUG])
 def test_full_shows_every_field_the_record_has(cli, slug: str) -> None:
-    [record] = [r for r in bundled() if r["slug"] == slug]
+    [path] = RECORDS.rglob(f"{slug}.json")  # every field as its file has it
+    record = json.loads(path.read_text(encoding="utf-8"))["record"]
     explained = cli("--format", "plain", "--full", "--no-source", "--width", "1000", record["errorMessage"]).stdout
     shown = cli("show", slug, "--format", "plain", "--width", "1000").stdout
     for output in (explained, shown):

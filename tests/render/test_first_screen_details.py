@@ -4,7 +4,6 @@ long message is on screen, every row fits the width (tabs, wide characters, long
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -12,28 +11,23 @@ import pytest
 from leafexplain.render import Style, to_text
 from leafexplain.render.brief import example_lines
 from leafexplain.render.screen import cells, example_choice
-from leafexplain.session import explain, load_matcher
-from tests.conftest import RECORDS
+from leafexplain.session import explain
+from tests.conftest import bundled_records, load_bundled_matcher
 
 WIDTH = 80
 
 
-def bundled() -> list[dict]:
-    return [json.loads(p.read_text(encoding="utf-8"))["record"] for p in sorted(RECORDS.rglob("*.json"))]
-
-
 def plain(text: str, width: int = WIDTH) -> str:
-    matcher = load_matcher(environ={"XDG_CACHE_HOME": "/nonexistent/leafexplain-test-cache"})
-    return to_text(explain(text, matcher), Style(format="plain", width=width))
+    return to_text(explain(text, load_bundled_matcher()), Style(format="plain", width=width))
 
 
 @pytest.mark.parametrize("count", [2, 3, 5, 100])
 def test_an_example_shows_its_before_first_whatever_the_fix_adds(count: int) -> None:
-    for record in bundled():
-        lines = example_choice(example_lines(record.get("exampleFix")), count)
+    for record in bundled_records().records:
+        lines = example_choice(example_lines(record.exampleFix), count)
         marks = [line.mark for line in lines]
         if "-" in marks:
-            assert marks[0] == "-", (record["slug"], lines)
+            assert marks[0] == "-", (record.slug, lines)
 
 
 def test_the_failing_line_is_shown_rather_than_one_the_fix_only_moves() -> None:
