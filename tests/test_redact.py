@@ -134,7 +134,7 @@ def test_the_redactor_replaces_each_kind_with_a_marker_that_keeps_it(kind: str) 
 def test_no_secret_in_any_format_or_on_stderr(kind: str, output: str, cli) -> None:
     text, hidden, kept = SECRETS[kind]
     result = cli(*OUTPUTS[output], "--no-source", input=traceback_with(text))
-    assert result.returncode in (0, 1), result.stderr
+    assert result.returncode == 1, result.stderr  # a ConnectionError: no record explains it
     assert result.stdout.strip(), "something was written"
     assert hidden not in result.stdout
     assert hidden not in result.stderr
@@ -503,7 +503,7 @@ def test_each_kind_in_the_users_code_read_from_disk_is_redacted(kind: str, cli, 
     pasted += "KeyError: 'x'\n"
     for output in ("plain", "markdown", "json", "rich-color"):
         result = cli(*OUTPUTS[output], input=pasted, cwd=tmp_path)
-        assert result.returncode in (0, 1), result.stderr
+        assert result.returncode == 0, result.stderr  # a KeyError: its class's record explains it
         assert hidden not in result.stdout and hidden not in result.stderr, output
     document = json.loads(cli("--format", "json", input=pasted, cwd=tmp_path).stdout)
     snippet = document["events"][0]["user_snippet"]
@@ -520,7 +520,7 @@ def test_each_kind_in_a_url_is_redacted(kind: str, output: str, cli) -> None:
         f"Max retries exceeded with url: /simple/{text}/ (https://bot:{text}@registry.example.com/x?t=1)\n"
     )
     result = cli(*OUTPUTS[output], "--no-source", input=pasted)
-    assert result.returncode in (0, 1), result.stderr
+    assert result.returncode == 1, result.stderr  # requests' ConnectionError: no record explains it
     assert result.stdout.strip()
     assert hidden not in result.stdout and hidden not in result.stderr
 
