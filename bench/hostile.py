@@ -3,7 +3,7 @@
 
 Usage: python bench/hostile.py [--keep]
 
-The test suite runs the same shapes smaller (tests/test_hostile_input.py); this runs the issue's
+The test suite runs the same shapes smaller (tests/hostile/test_hostile_input.py); this runs the issue's
 sizes: a 1 GB log, a 50 MB single line, a 1 GB line with no newline at all, logs where every
 line is an error, at two sizes to show that time grows linearly, and 20 MB of one error line
 repeated (read by `explain` and by `run`). Data goes to bench/data/hostile/.

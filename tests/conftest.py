@@ -1,5 +1,9 @@
 """The test harness: paths to the corpus, one isolated user environment, the command in-process or as a process,
-and one factory for records.
+one factory for records, and the bundled records read once.
+
+The tests are laid out as the package is: tests/<part>/ holds the tests of leafexplain/<part>/ (tests/hostile/
+the robustness tests, tests/corpus/ the real outputs and pastes), and tests/ itself those of the top-level modules.
+Everything a test needs from here is imported as `from tests.conftest import ...`.
 
 Most command-line tests run `leafexplain.cli.main(argv, env)` in this process with an Environment of
 their own (`MockEnvironment`, as httpie's tests do): the same code as the installed command, without
@@ -10,12 +14,13 @@ the excepthook, shells, the wheel.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +28,8 @@ import pytest
 
 from leafexplain.cli import main
 from leafexplain.env import DEFAULT_PIPE_WIDTH, Environment, columns_from
+from leafexplain.match import Matcher
+from leafexplain.models import Record, RecordSet, Variant
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "corpus"
@@ -33,8 +40,8 @@ SEED_ID = "745587749477e02c"
 SEED_FILE = RECORDS / "tracel-ai" / "burn" / f"{SEED_SLUG}.json"
 LEAF = OUTPUTS / "rust" / "cargo-run-leaf.txt"  # `cargo run` of the corpus: the seed's panic, explained
 
-# The corpus holds programs and outputs, not tests of ours.
-collect_ignore_glob = ["corpus/*"]
+# The corpus holds programs and outputs, not tests of ours (its tests are the test_*.py beside them).
+collect_ignore_glob = ["corpus/outputs/*", "corpus/pasted/*", "corpus/scenarios/*", "corpus/common_errors/*"]
 # The user's own records, colour and width settings must not leak into a test, nor the CI it runs in.
 LEAKY = (
     "NO_COLOR",
@@ -72,6 +79,16 @@ class MockEnvironment(Environment):
             width=columns or DEFAULT_PIPE_WIDTH,
             environ=environ,
         )
+
+    @property
+    def written(self) -> str:
+        """What was written on stdout, as text."""
+        return self.out.getvalue().decode("utf-8", "replace")
+
+    @property
+    def said(self) -> str:
+        """What was written on stderr, as text."""
+        return self.err.getvalue().decode("utf-8", "replace")
 
 
 @contextlib.contextmanager
@@ -172,6 +189,17 @@ def cli(tmp_path: Path) -> Isolated:
     return Isolated(tmp_path)
 
 
+@pytest.fixture
+def environment(tmp_path: Path) -> Callable[..., MockEnvironment]:
+    """`environment(stdin=b"", tty=False, **variables)`: an Environment of the test's own, as `cli`'s isolated user
+    (the same variables, under the same folder) with `variables` added; `.written` and `.said` read it back."""
+
+    def make(*, stdin: bytes = b"", tty: bool = False, **variables: str) -> MockEnvironment:
+        return MockEnvironment({**Isolated(tmp_path).environ, **variables}, stdin=stdin, tty=tty)
+
+    return make
+
+
 # --- records -------------------------------------------------------------------------------------
 
 
@@ -188,6 +216,13 @@ def make_record(record_id: str = "00000000000000aa", message: str = "widget frob
     return data
 
 
+def as_record(data: dict[str, Any]) -> Record:
+    """A record dict (of `make_record`, or a record file's) as the value the pipeline passes, built without
+    validation as an embedding program may build one (named `widget` unless it has a slug)."""
+    variants = tuple(Variant(**v) for v in data.get("messageVariants", ()))
+    return Record(**{"slug": "widget", **data, "messageVariants": variants})
+
+
 def write_records(folder: Path, name: str, *records: dict[str, Any]) -> Path:
     """Records into a file: one JSON object (`.json`, a single record) or one a line (`.jsonl`)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -199,6 +234,30 @@ def write_records(folder: Path, name: str, *records: dict[str, Any]) -> Path:
 
 def seed_record() -> dict[str, Any]:
     return json.loads(SEED_FILE.read_text())["record"]
+
+
+# --- the bundled records -------------------------------------------------------------------------
+
+
+@functools.cache
+def bundled_records() -> RecordSet:
+    """This checkout's records/ folder, read once for the whole run (and at collection, for parametrize)."""
+    from leafexplain.records import load_paths
+
+    return load_paths([str(RECORDS)])
+
+
+@functools.cache
+def load_bundled_matcher() -> Matcher:
+    """The bundled records ready to match, built once: the `bundled_matcher` fixture, or a module's constant."""
+    return Matcher(bundled_records().records)
+
+
+@pytest.fixture(scope="session")
+def bundled_matcher() -> Matcher:
+    """The matcher of the bundled records, one for the session: shared, so never changed by a test (one that
+    needs other records or another threshold builds its own Matcher)."""
+    return load_bundled_matcher()
 
 
 @pytest.fixture(scope="session")

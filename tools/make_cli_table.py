@@ -3,7 +3,7 @@
 
 The router (leafexplain/cli/router.py) parses the common `leafexplain ...` invocation with
 this table instead of importing typer and click, which cost more than the rest of a run.
-tests/test_fastpath.py regenerates it and fails on drift: run this after changing a command.
+tests/cli/test_fastpath.py regenerates it and fails on drift: run this after changing a command.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 
 Usage: python tools/make_completions.py [--out DIR]
 
-Run it after changing a command or an option: tests/test_completion.py fails while completions/
+Run it after changing a command or an option: tests/integrations/test_completion.py fails while completions/
 differs from what this writes. The scripts are static: a TAB never starts Python, except to list
 record ids, slugs, repositories or tags when the cache holds no list of them yet.
 

@@ -103,7 +103,7 @@ def record_program_outputs() -> dict[str, str]:
     """The real output of each record's "before" program (its exampleFix), for every record that can run
     here; Rust ones also with RUST_BACKTRACE=1. A record that cannot run here keeps its old output."""
     from leafexplain.records import load_paths
-    from tests.roundtrip.programs import runner, skip_reasons, why_not_runnable
+    from tests.records.roundtrip.programs import runner, skip_reasons, why_not_runnable
 
     folders = {"python/cpython": "python", "pytorch/pytorch": "pytorch", "numpy/numpy": "numpy"}
     folders["rust-lang/rust"] = "rust"

@@ -34,8 +34,8 @@ from leafexplain.records.patterns import (
 )
 from leafexplain.regex import lazy_regex
 
-# At or above this a candidate explains the event. tests/test_match.py and the corpus of real
-# pastes (tests/test_pastes.py) hold the cases on both sides of this line.
+# At or above this a candidate explains the event. tests/match/test_match.py and the corpus of real
+# pastes (tests/corpus/test_pastes.py) hold the cases on both sides of this line.
 DEFAULT_THRESHOLD = 85.0
 EXACT = 100.0
 CLASS_ONLY = 88.0  # a record for an exception class as such: below any wording found, above the cut-off

@@ -1,0 +1,58 @@
+"""A message pasted from its middle: a later sentence or line of a record's wording, opening a line, is the same
+error (records/patterns.wording_parts); advice that could close any message, or words inside a sentence, are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from leafexplain.records.patterns import wording_parts
+from leafexplain.session import explain
+from tests.conftest import load_bundled_matcher
+
+OOM = "05e30222c394707f"
+MISSING_KEYS = "ba58493dd2ee4f11"
+
+
+def tops(text: str) -> list[tuple[str, str]]:
+    report = explain(text, load_bundled_matcher(), pasted=True)
+    return [(f.best.record.id, f.best.method) for f in report.findings if f.best]
+
+
+def test_a_wordings_parts_are_its_later_sentences_that_carry_values() -> None:
+    pattern = "CUDA out of memory. Tried to allocate {} (GPU {}; {} total capacity; {} free)"
+    assert wording_parts(pattern) == ("Tried to allocate {} (GPU {}; {} total capacity; {} free)",)
+    assert wording_parts("Error(s) in loading state_dict for {}:\n\tMissing key(s) in state_dict: {}") == (
+        "Missing key(s) in state_dict: {}",
+    )
+    # Advice without a value could close another library's message; a part that opens with a value says nothing.
+    assert wording_parts("view size is not compatible with input tensor's size. Use .reshape(...) instead.") == ()
+    assert wording_parts("Expected all tensors to be on the same device. {} and {} differ in the device") == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "record"),
+    [
+        (
+            "Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity; 1.24 GiB already allocated; "
+            "2.88 MiB free; 1.25 GiB reserved in total by PyTorch)\n",
+            OOM,
+        ),
+        ('How do I fix this?\n\n> Missing key(s) in state_dict: "fc.weight", "fc.bias".\n', MISSING_KEYS),
+        ('2024-01-02 12:00:01 ERROR Missing key(s) in state_dict: "fc.weight".\n', MISSING_KEYS),
+    ],
+)
+def test_a_message_pasted_from_its_middle_is_the_same_error(text: str, record: str) -> None:
+    assert tops(text) == [(record, "part")]
+
+
+def test_words_of_a_part_inside_a_sentence_are_no_error() -> None:
+    assert tops('I read that Missing key(s) in state_dict: "x" means the model changed, is that right?\n') == []
+
+
+def test_the_rest_of_an_error_pasted_without_its_indent_is_not_a_second_error() -> None:
+    text = (
+        "RuntimeError: Error(s) in loading state_dict for VGG:\n"
+        'Missing key(s) in state_dict: "features.0.weight", "features.0.bias"...\n'
+    )
+    found = tops("The error:\n```\n" + text + "```\n")
+    assert len(found) == 1 and found[0][0] == MISSING_KEYS

@@ -1,0 +1,93 @@
+"""Tidy checks over the bundled records: well-formed, unambiguous, pinned to real commits."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from leafexplain.match import DEFAULT_THRESHOLD
+from leafexplain.models import ErrorEvent
+from leafexplain.records.patterns import compile_pattern
+from leafexplain.records.schema import FIELDS
+from tests.conftest import RECORDS, SEED_ID, bundled_records, load_bundled_matcher
+
+LOADED = bundled_records()
+ALL = LOADED.records
+MATCHER = load_bundled_matcher()
+URL = re.compile(
+    r"^https://github\.com/(?P<repo>[^/]+/[^/]+)/blob/(?P<sha>[0-9a-f]{40})/(?P<path>\S+)#L(?P<start>\d+)-L(?P<end>\d+)$"
+)
+FILES = sorted(RECORDS.rglob("*.json"))
+
+
+def test_every_record_file_loads_cleanly() -> None:
+    assert LOADED.problems == ()
+    assert len(ALL) == len(FILES)
+
+
+def test_counts_per_repository() -> None:
+    counts = Counter(r.repo for r in ALL)
+    assert counts["tracel-ai/burn"] >= 30
+    assert counts["pytorch/pytorch"] >= 30
+    assert counts["rust-lang/rust"] >= 20
+    assert counts["python/cpython"] >= 20
+
+
+def test_ids_and_slugs_unique() -> None:
+    ids = Counter(r.id for r in ALL)
+    slugs = Counter(r.slug for r in ALL)
+    assert [i for i, n in ids.items() if n > 1] == []
+    assert [s for s, n in slugs.items() if n > 1] == []
+    assert all(re.fullmatch(r"[0-9a-f]{16}", r.id) for r in ALL)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_file_layout_and_field_order(path: Path) -> None:
+    data = json.loads(path.read_text())
+    assert set(data) == {"record", "datasetVersion"}
+    record = data["record"]
+    assert list(record) == [name for name in FIELDS if name in record]  # every seed field, in order
+    assert set(FIELDS) - set(record) <= {"messageVariants"}  # only our optional extension may be absent
+    assert path.parent.relative_to(RECORDS).as_posix() == record["repo"]
+    assert path.stem == record["slug"]
+    if record["id"] != SEED_ID:
+        assert record["sourceCode"] == "", "no library source is copied into a record"
+        marker = "#" if record["errorType"] != "panic" else "//"
+        fix = record["exampleFix"]
+        assert fix.startswith(f"{marker} before\n") and f"\n{marker} after\n" in fix
+
+
+@pytest.mark.parametrize("record", ALL, ids=lambda r: r.slug)
+def test_links_and_lines_are_pinned(record) -> None:
+    m = URL.match(record.githubUrl or "")
+    assert m, record.githubUrl
+    assert m["repo"] == record.repo and m["path"] == record.filePath
+    assert (int(m["start"]), int(m["end"])) == (record.sourceCodeStart, record.sourceCodeEnd)
+    assert m["sha"] == record.analyzedSha
+    assert record.sourceCodeStart <= record.lineNumber <= record.sourceCodeEnd
+
+
+@pytest.mark.parametrize("record", ALL, ids=lambda r: r.slug)
+def test_own_message_is_explained_first_by_its_record(record) -> None:
+    """A record's own message finds it first; a more general record may follow it (`not implemented:
+    {}` after burn's `not implemented: Same padding ...`), never one as specific or more."""
+    event = ErrorEvent(
+        language=record.language, error_type=record.errorClass or record.errorType, message=record.errorMessage
+    )
+    result = MATCHER.match(event)
+    assert result.matches[0].record.id == record.id
+    if compile_pattern(record.messagePattern).literal_chars == 0:  # a record for an exception class as such
+        assert result.matches[0].method == "class" and result.matches[0].score >= DEFAULT_THRESHOLD
+        return
+    assert compile_pattern(record.messagePattern).literal_chars >= 12
+    assert (result.matches[0].score, result.matches[0].method) == (100, "regex")
+    own = compile_pattern(record.messagePattern).literal_chars
+    for other in result.matches[1:]:
+        # A wrapper around the record's message (`assertion ... failed: {args}` around burn's own
+        # `Shape ... is invalid`) is shown as the wrapper, after it: not a rival.
+        if other.method == "regex" and other.score == 100 and other.role != "wrapper":
+            assert compile_pattern(other.record.messagePattern).literal_chars < own, other.record.slug
