@@ -387,13 +387,18 @@ def test_the_fish_loader_loads_the_script(env: dict[str, str]) -> None:
     assert got == {"leafexplain sh": ["show"], "leafexplain list --repo acme/g": ["acme/gadgets"]}
 
 
-def test_completion_show_is_answered_without_typer(env: dict[str, str]) -> None:
-    """What the loaders ask at a first TAB: the fast path, which imports neither typer nor click."""
-    probe = "import sys; from leafexplain.cli import main; main(['completion', 'show', 'bash']); "
-    probe += "sys.stdout.flush(); print(sorted({'typer', 'click'} & set(sys.modules)), file=sys.stderr)"
-    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and done.stderr.strip() == "[]", done.stderr
-    assert done.stdout == script("bash")
+@pytest.mark.parametrize("args", [["completion", "show", "bash"], ["__complete", "repos"]])
+def test_what_a_tab_asks_is_answered_without_typer(args: list[str], bare_env: dict[str, str]) -> None:
+    """The loaders' first TAB (`completion show`) and a missing list (`__complete`): no typer, no click."""
+    probe = f"import sys; from leafexplain.cli import main; code = main({args!r}); sys.stdout.flush(); "
+    probe += "print(code, sorted({'typer', 'click'} & set(sys.modules)), file=sys.stderr)"
+    done = subprocess.run([sys.executable, "-c", probe], env=bare_env, capture_output=True, text=True, timeout=60)
+    assert done.stderr.strip() == "0 []", done.stderr
+    if args[0] == "completion":
+        assert done.stdout == script("bash")
+    else:  # every repository, sorted, once
+        repos = done.stdout.splitlines()
+        assert "tracel-ai/burn" in repos and repos == sorted(set(repos))
 
 
 # --- PowerShell ------------------------------------------------------------------------------------

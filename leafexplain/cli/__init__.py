@@ -89,6 +89,12 @@ def _answer(env: Environment | None, text: str) -> int:
 
 
 def _dispatch(where: Route, env: Environment) -> int:
+    if where.kind == "complete":
+        from leafexplain.integrations.completion.lists import KINDS, answer
+
+        if where.args[1] in KINDS:  # else click's exit status for a usage error
+            answer(where.args[1], (), bundled=True, env=env)
+            return 0
     if where.kind == "fast" and where.options is not None:
         options = where.options
         if options["text"] or options.get("file") or not env.stdin_isatty:  # no input at all: click says so

@@ -41,11 +41,16 @@ ColorName = choice_enum("ColorName", SHARED_ROWS["color"]["choices"])
 CheckFormat = choice_enum("CheckFormat", COMMANDS["validate"]["options"]["fmt"]["choices"])
 
 
-def finite(value: float | None) -> float | None:
-    """A number option's value is a finite number: click's range check lets `nan` through (nan < 0 is false)."""
-    if value is not None and not math.isfinite(value):
-        raise typer.BadParameter(f"{value} is not a number from 0 to 100.")
-    return value
+def finite(row: Row) -> Callable[[float | None], float | None]:
+    """A check that a number option's value is a finite number: click's range check lets `nan` through
+    (nan < 0 is false)."""
+
+    def check(value: float | None) -> float | None:
+        if value is not None and not math.isfinite(value):
+            raise typer.BadParameter(f"{value} is not a number from {row['min']} to {row['max']}.")
+        return value
+
+    return check
 
 
 def _value_type(row: Row, enum_name: str) -> Any:
@@ -62,7 +67,7 @@ def _typer_option(row: Row) -> Any:
         *row["flags"],
         metavar=row.get("metavar"),
         help=row["help"],
-        callback=finite if row.get("finite") else None,
+        callback=finite(row) if row.get("finite") else None,
         **bounds,
     )
 
@@ -73,9 +78,7 @@ def _shared(dest: str) -> tuple[Any, Any]:
     value_type = _value_type(row, dest)
     if row["default"] is None:
         value_type = Optional[value_type]
-    default = (
-        value_type(row["default"]) if isinstance(value_type, type) and issubclass(value_type, Enum) else row["default"]
-    )
+    default = value_type(row["default"]) if row["kind"] == "choice" else row["default"]  # an Enum's member
     return Annotated[value_type, _typer_option(row)], default
 
 

@@ -27,8 +27,9 @@ TAKES_VALUE = frozenset(name for name, spec in EXPLAIN_OPTIONS.items() if spec["
 
 
 class Route:
-    """Where the words go: `fast` is explain with its `options` parsed here; `explain` is the explain
-    command alone, in click; `app` is the whole app."""
+    """Where the words go: `fast` is explain with its `options` parsed here; `complete` is
+    `__complete KIND` as the completion scripts ask it; `explain` is the explain command alone, in
+    click; `app` is the whole app."""
 
     __slots__ = ("args", "kind", "options")
 
@@ -40,6 +41,8 @@ def route(args: list[str]) -> Route:
     """Where `args` go (`--version` and `--help` alone are answered before routing, in `cli.main`)."""
     if args in (["--help"], ["-h"]) or args[:1] in (["--version"], ["-V"]):
         return Route("app", args)
+    if len(args) == 2 and args[0] == "__complete" and not args[1].startswith("-"):
+        return Route("complete", args)  # a TAB waiting: answered without building the app
     i = 0
     while i < len(args):
         arg = args[i]
