@@ -440,7 +440,7 @@ MUTATIONS += [
     ),
     (
         "M56 completion lists hold only tokens",
-        "leafexplain/records/completion_lists.py",
+        "leafexplain/integrations/completion/lists.py",
         "    return {value for value in values if shape.match(value)}\n",
         "    return values\n",
         [T + "hostile/test_identifying_fields.py::test_completion_lists_hold_only_tokens_whatever_the_catalog_holds"],
@@ -547,14 +547,14 @@ MUTATIONS += [
     ),
     (
         "M70 completion install never overwrites",
-        "leafexplain/integrations/shells.py",
+        "leafexplain/integrations/completion/install.py",
         "        write_whole(target, data, replace=force)\n",
         "        target.write_bytes(data)\n",
         [W + "test_completion_install_never_writes_through_a_symlink_nor_over_a_file"],
     ),
     (
         "M71 a symlinked profile is not written through",
-        "leafexplain/integrations/shells.py",
+        "leafexplain/integrations/completion/install.py",
         "    if os.path.lexists(profile) and not (profile.is_file() and not profile.is_symlink()):\n",
         "    if False:\n",
         [W + "test_a_symlinked_powershell_profile_is_not_written_through"],

@@ -3,6 +3,10 @@
 
 Usage: python tools/time_completions.py [--values 100000] [--tabs 20]
 
+The scripts timed are the ones `leafexplain completion show SHELL` writes (what `completion
+install` installs, and what the loaders in completions/ load at the first TAB); the time that
+first load takes, `leafexplain completion show SHELL` itself, is printed too.
+
 The record lists (ids, slugs, repos, tags) get VALUES made-up lines each, in a temporary
 XDG_CACHE_HOME. bash is timed in-process (EPOCHREALTIME around the completion function, as a
 TAB runs it in the user's shell); zsh as real TABs typed into an interactive zsh under zpty,
@@ -25,7 +29,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-COMPLETIONS = ROOT / "completions"
+sys.path.insert(0, str(ROOT))
+
+from leafexplain.integrations.completion.scripts import SCRIPT_NAMES, script  # noqa: E402  (this checkout's)
+
 LINES = (
     "leafexplain sh",  # a subcommand: no list read
     "leafexplain show ",  # ids and slugs, no prefix: the first 1000
@@ -61,9 +68,15 @@ def python_pass(runs: int, *flags: str) -> float:
     return statistics.median(wall([sys.executable, *flags, "-c", "pass"], dict(os.environ)) for _ in range(runs)) * 1000
 
 
-def bash_tab(line: str, tabs: int, env: dict[str, str]) -> float:
-    script = f"""
-source {COMPLETIONS / "leafexplain.bash"}
+def write_scripts(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for shell, name in SCRIPT_NAMES.items():
+        (folder / name).write_text(script(shell), encoding="utf-8", newline="\n")
+
+
+def bash_tab(line: str, tabs: int, env: dict[str, str], scripts: Path) -> float:
+    driver = f"""
+source {scripts / SCRIPT_NAMES["bash"]}
 line=$1
 read -ra COMP_WORDS <<< "$line"
 [[ $line == *" " ]] && COMP_WORDS+=("")
@@ -73,7 +86,7 @@ for (( n = 0; n < {tabs}; n++ )); do _leafexplain; done
 end=$EPOCHREALTIME
 echo $(( (${{end/./}} - ${{start/./}}) / {tabs} ))  # microseconds
 """
-    done = subprocess.run(["bash", "-c", script, "bash", line], env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(["bash", "-c", driver, "bash", line], env=env, capture_output=True, text=True, check=True)
     return int(done.stdout.strip()) / 1000
 
 
@@ -106,9 +119,9 @@ zpty -d shell
 """
 
 
-def zsh_tab(line: str, tabs: int, env: dict[str, str]) -> float:
+def zsh_tab(line: str, tabs: int, env: dict[str, str], scripts: Path) -> float:
     done = subprocess.run(
-        ["zsh", "-f", "-c", ZSH_TIMER, "zsh", str(COMPLETIONS), line, str(tabs + 1)],
+        ["zsh", "-f", "-c", ZSH_TIMER, "zsh", str(scripts), line, str(tabs + 1)],
         env=env,
         capture_output=True,
         text=True,
@@ -119,9 +132,9 @@ def zsh_tab(line: str, tabs: int, env: dict[str, str]) -> float:
     return statistics.median(times[1:])  # the first TAB also loads the completion functions
 
 
-def fish_tab(line: str, tabs: int, env: dict[str, str]) -> float:
-    script = f"source {COMPLETIONS / 'leafexplain.fish'}; for i in (seq $argv[2]); complete -C $argv[1] >/dev/null; end"
-    return per_tab(lambda n: wall(["fish", "-c", script, line, str(n)], env), tabs)
+def fish_tab(line: str, tabs: int, env: dict[str, str], scripts: Path) -> float:
+    driver = f"source {scripts / SCRIPT_NAMES['fish']}; for i in (seq $argv[2]); complete -C $argv[1] >/dev/null; end"
+    return per_tab(lambda n: wall(["fish", "-c", driver, line, str(n)], env), tabs)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,16 +147,21 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp) / "cache"
         make_lists(cache, args.values)
+        scripts = Path(tmp) / "scripts"
+        write_scripts(scripts)
         env = {**os.environ, "XDG_CACHE_HOME": str(cache), "XDG_CONFIG_HOME": str(Path(tmp) / "config")}
         baseline = python_pass(20)
         isolated = python_pass(20, "-I")
         print(f"python -c pass: {baseline:.1f} ms; python -I -c pass: {isolated:.1f} ms ({sys.executable})")
+        show = [sys.executable, "-m", "leafexplain", "completion", "show", "bash"]
+        loading = statistics.median(wall(show, {**env, "PYTHONPATH": str(ROOT)}) for _ in range(10)) * 1000
+        print(f"the loaders' first TAB, `leafexplain completion show bash`: {loading:.1f} ms")
         print(f"lists: {args.values} lines each; ms per TAB (x python -c pass)")
         print(f"{'line':<34}" + "".join(f"{name:>16}" for name in shells))
         for line in LINES:
             cells = []
             for timer in shells.values():
-                ms = timer(line, args.tabs, env)
+                ms = timer(line, args.tabs, env, scripts)
                 cells.append(f"{ms:7.2f} ({ms / baseline:.2f}x)")
             print(f"{line!r:<34}" + "".join(f"{cell:>16}" for cell in cells))
     return 0

@@ -24,9 +24,17 @@ def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
 
         return _answer(env, f"leafexplain {__version__}\n")
     if args in (["--help"], ["-h"]) and _fits_root_help(env):
-        from leafexplain.cli._table import ROOT_HELP
+        from leafexplain.cli.help import root_help
 
-        return _answer(env, ROOT_HELP)
+        return _answer(env, root_help())
+    if len(args) == 3 and args[:2] == ["completion", "show"]:
+        # What the completion loaders in completions/ ask for at a shell's first TAB: answered without typer.
+        from leafexplain.cli.commands import SHELLS
+
+        if args[2] in SHELLS:  # else click says what SHELL may be
+            from leafexplain.integrations.completion.scripts import script
+
+            return _answer(env, script(args[2]))
     from leafexplain.cli.guard import finish_output, run_guarded
     from leafexplain.cli.router import route
     from leafexplain.env import Environment
@@ -58,7 +66,7 @@ def console() -> None:
 
 
 def _fits_root_help(env: Environment | None) -> bool:
-    """The help kept in _table.py is laid out for 80 columns, click's widest: a narrower terminal gets click's."""
+    """The help composed in help.py is laid out for 80 columns, click's widest: a narrower terminal gets click's."""
     if env is not None:
         return env.width >= 80
     import shutil  # the fast path's own look at the terminal: env.py costs more than the help itself
@@ -81,6 +89,12 @@ def _answer(env: Environment | None, text: str) -> int:
 
 
 def _dispatch(where: Route, env: Environment) -> int:
+    if where.kind == "complete":
+        from leafexplain.integrations.completion.lists import KINDS, answer
+
+        if where.args[1] in KINDS:  # else click's exit status for a usage error
+            answer(where.args[1], (), bundled=True, env=env)
+            return 0
     if where.kind == "fast" and where.options is not None:
         options = where.options
         if options["text"] or options.get("file") or not env.stdin_isatty:  # no input at all: click says so

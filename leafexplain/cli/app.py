@@ -13,18 +13,19 @@ from typing import Annotated, Any, Optional
 import click
 import typer
 
-from leafexplain.cli.completion import completion_app
+from leafexplain.cli.commands import ROOT
 from leafexplain.cli.explain import Options, load_catalog, run_command, run_explain
-from leafexplain.cli.options import EXPLAIN, OUTPUT, RECORDS, CheckFormat, shared
+from leafexplain.cli.options import EXPLAIN, OUTPUT, RECORDS, CheckFormat, argument, declared, option, shared
 from leafexplain.env import Environment
 from leafexplain.exitcodes import ExitStatus
+from leafexplain.integrations.completion.command import completion_app
 from leafexplain.render import warn
 from leafexplain.version import __version__
 
 app = typer.Typer(
     name="leafexplain",
-    help="Explain Rust panics and Python tracebacks: pipe a failing run in, read what went wrong and how to fix it.",
-    epilog="Example: cargo test 2>&1 | leafexplain",
+    help=ROOT["help"],
+    epilog=ROOT["epilog"],
     add_completion=False,
     no_args_is_help=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -46,7 +47,13 @@ def _version(value: bool) -> None:
 @app.callback()
 def root(
     version: Annotated[
-        bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit.")
+        bool,
+        typer.Option(
+            *ROOT["options"]["version"]["flags"],
+            callback=_version,
+            is_eager=True,
+            help=ROOT["options"]["version"]["help"],
+        ),
     ] = False,
 ) -> None:
     """Explain Rust panics and Python tracebacks."""
@@ -60,17 +67,14 @@ EXPLAIN_EPILOG = (
 BARE_EXPLAIN_EPILOG = "Examples: cargo test 2>&1 | leafexplain  ·  leafexplain --file build.log --format json"
 
 
-@app.command(epilog=EXPLAIN_EPILOG)
+@app.command(**declared("explain"), epilog=EXPLAIN_EPILOG)
 @shared(*EXPLAIN)
 def explain(
-    text: Annotated[Optional[list[str]], typer.Argument(help="Error text; read from stdin when piped.")] = None,
-    file: Annotated[
-        Optional[str], typer.Option("--file", "-f", metavar="FILE", help="Read this file (- for stdin).")
-    ] = None,
+    text: Annotated[Optional[list[str]], argument("explain", name="text")] = None,
+    file: Annotated[Optional[str], option("explain", dest="file")] = None,
     *,
     opts: Options,
 ) -> None:
-    """Find every panic and traceback in the text and explain each one."""
     from leafexplain.models import NoInput
 
     try:
@@ -87,6 +91,7 @@ def explain_command() -> click.Command:
 
     info = CommandInfo(
         name="explain",
+        help=declared("explain")["help"],
         callback=explain,
         epilog=BARE_EXPLAIN_EPILOG,
         context_settings={"help_option_names": ["-h", "--help"]},
@@ -94,37 +99,35 @@ def explain_command() -> click.Command:
     return typer.main.get_command_from_info(info, pretty_exceptions_short=False, rich_markup_mode=None)
 
 
-@app.command(epilog="Example: leafexplain demo --format plain")
+@app.command(**declared("demo"), epilog="Example: leafexplain demo --format plain")
 @shared(*EXPLAIN)
 def demo(*, opts: Options) -> None:
-    """Explain the example burn panic shipped with leafexplain (a first look, no input needed)."""
     from leafexplain.bundled import example_path
 
     raise typer.Exit(run_explain(_env(), opts._replace(file=str(example_path()))))
 
 
 @app.command(
+    **declared("run"),
     context_settings={"allow_interspersed_args": False},  # everything from CMD on is the command's own
     epilog="Examples: leafexplain run -- cargo test  ·  leafexplain run -- python train.py --epochs 3",
 )
 @shared(*EXPLAIN)
 def run(
-    command: Annotated[list[str], typer.Argument(metavar="-- CMD [ARGS]...", help="The command to run.")],
+    command: Annotated[list[str], argument("run", name="command")],
     *,
     opts: Options,
 ) -> None:
-    """Run a command, pass its output through, then explain its errors (on stderr); exit with its code."""
     raise typer.Exit(run_command(command, opts, _env()))
 
 
-@app.command(epilog="Example: leafexplain show can-t-convert-a-non-leaf-tensor-into-a-tracked-ten")
+@app.command(**declared("show"), epilog="Example: leafexplain show can-t-convert-a-non-leaf-tensor-into-a-tracked-ten")
 @shared(*OUTPUT, *RECORDS)
 def show(
-    key: Annotated[str, typer.Argument(metavar="ID|SLUG", help="A record's id or slug.")],
+    key: Annotated[str, argument("show", name="key")],
     *,
     opts: Options,
 ) -> None:
-    """Show one record in full."""
     from leafexplain.render import write_record
 
     env = _env()
@@ -151,17 +154,14 @@ def _write_table(rows: list[Any], nothing: str, opts: Options, env: Environment)
     write_records(rows, env, opts.style)
 
 
-@app.command(name="list", epilog="Example: leafexplain list --repo tracel-ai/burn --tag autodiff")
+@app.command(**declared("list"), epilog="Example: leafexplain list --repo tracel-ai/burn --tag autodiff")
 @shared(*OUTPUT, *RECORDS)
 def list_records(
-    repo: Annotated[
-        Optional[str], typer.Option("--repo", metavar="OWNER/NAME", help="Only records of this repository.")
-    ] = None,
-    tag: Annotated[Optional[str], typer.Option("--tag", metavar="TAG", help="Only records with this tag.")] = None,
+    repo: Annotated[Optional[str], option("list", dest="repo")] = None,
+    tag: Annotated[Optional[str], option("list", dest="tag")] = None,
     *,
     opts: Options,
 ) -> None:
-    """List records: id, repository, error type and message."""
     env = _env()
     catalog = load_catalog(opts, env)
     wanted = [
@@ -175,15 +175,14 @@ def list_records(
     _write_table([(r, None) for r in chosen], nothing, opts, env)
 
 
-@app.command(epilog="Example: leafexplain search 'shapes cannot be multiplied'")
+@app.command(**declared("search"), epilog="Example: leafexplain search 'shapes cannot be multiplied'")
 @shared(*OUTPUT, *RECORDS)
 def search(
-    query: Annotated[list[str], typer.Argument(help="Words to look for in messages, slugs, tags and repositories.")],
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="How many results at most.")] = 10,
+    query: Annotated[list[str], argument("search", name="query")],
+    limit: Annotated[int, option("search", dest="limit")] = 10,
     *,
     opts: Options,
 ) -> None:
-    """Search the records by relevance, best first; exit 1 when none is relevant."""
     from leafexplain.records.search import MAX_QUERY_CHARS, search_records
 
     env = _env()
@@ -204,17 +203,16 @@ def _records_read_afresh(paths: list[Path] | None, opts: Options) -> Any:
     return load_records(opts.records, bundled=not opts.no_bundled, environ=_env().environ)
 
 
-@app.command(epilog="Examples: leafexplain validate  ·  leafexplain validate my-records/ extra.jsonl")
+@app.command(
+    **declared("validate"), epilog="Examples: leafexplain validate  ·  leafexplain validate my-records/ extra.jsonl"
+)
 @shared(*RECORDS)
 def validate(
-    paths: Annotated[
-        Optional[list[Path]], typer.Argument(help="Files or folders to check (default: every record source).")
-    ] = None,
-    fmt: Annotated[CheckFormat, typer.Option("--format", "-F", help="Output format.")] = CheckFormat.text,
+    paths: Annotated[Optional[list[Path]], argument("validate", name="paths")] = None,
+    fmt: Annotated[CheckFormat, option("validate", dest="fmt")] = CheckFormat.text,
     *,
     opts: Options,
 ) -> None:
-    """Check record files against the schema; exit 1 if anything is wrong."""
     from leafexplain.render.checks import write_validation
 
     loaded = _records_read_afresh(paths, opts)
@@ -223,25 +221,19 @@ def validate(
 
 
 @app.command(
+    **declared("verify"),
     epilog="Examples: leafexplain verify --source ~/src/burn records/tracel-ai/burn  ·  "
-    "leafexplain verify --source Python-3.11.2/ --repo python/cpython"
+    "leafexplain verify --source Python-3.11.2/ --repo python/cpython",
 )
 @shared(*RECORDS)
 def verify(
-    paths: Annotated[
-        Optional[list[Path]], typer.Argument(help="Record files or folders (default: every record source).")
-    ] = None,
-    source: Annotated[
-        Path, typer.Option("--source", metavar="DIR", help="A git checkout, bare git folder or unpacked release.")
-    ] = Path("."),
-    repo: Annotated[
-        Optional[str], typer.Option("--repo", metavar="OWNER/NAME", help="Which records DIR is for (default: guessed).")
-    ] = None,
-    fmt: Annotated[CheckFormat, typer.Option("--format", "-F", help="Output format.")] = CheckFormat.text,
+    paths: Annotated[Optional[list[Path]], argument("verify", name="paths")] = None,
+    source: Annotated[Path, option("verify", dest="source")] = Path("."),
+    repo: Annotated[Optional[str], option("verify", dest="repo")] = None,
+    fmt: Annotated[CheckFormat, option("verify", dest="fmt")] = CheckFormat.text,
     *,
     opts: Options,
 ) -> None:
-    """Check records against a local copy of their repository: commit, file, message line."""
     from leafexplain.authoring.verify import verify_records
     from leafexplain.render import warn_problems
     from leafexplain.render.checks import write_verification
@@ -261,28 +253,22 @@ def verify(
 
 
 @app.command(
+    **declared("new"),
     epilog="Example: leafexplain new --repo tracel-ai/burn --commit 75b7881397df1f21e5c2bf51cd3aa6b9ae2bb6a4 "
     "--path crates/burn-ir/src/handle.rs --line 88 --message 'Should have handle for tensor TensorId { value: 7 }' "
-    "--pattern 'Should have handle for tensor {id:?}' --out records"
+    "--pattern 'Should have handle for tensor {id:?}' --out records",
 )
 def new(
-    repo: Annotated[str, typer.Option("--repo", metavar="OWNER/NAME", help="The repository that raises the error.")],
-    commit: Annotated[str, typer.Option("--commit", metavar="SHA", help="The full commit the facts were read at.")],
-    path: Annotated[str, typer.Option("--path", metavar="FILE", help="The file, relative to the repository root.")],
-    line: Annotated[int, typer.Option("--line", min=1, help="The line on which the message literal starts.")],
-    message: Annotated[str, typer.Option("--message", help="The message as a user sees it, values filled in.")],
-    pattern: Annotated[
-        Optional[str], typer.Option("--pattern", help="The literal with its placeholders (default: the message).")
-    ] = None,
-    error_class: Annotated[
-        Optional[str], typer.Option("--class", metavar="NAME", help="Python exception class (default: a Rust panic).")
-    ] = None,
-    out: Annotated[
-        Optional[Path], typer.Option("--out", metavar="DIR", help="Write DIR/OWNER/NAME/SLUG.json instead of stdout.")
-    ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace a file already at that place.")] = False,
+    repo: Annotated[str, option("new", dest="repo")],
+    commit: Annotated[str, option("new", dest="commit")],
+    path: Annotated[str, option("new", dest="path")],
+    line: Annotated[int, option("new", dest="line")],
+    message: Annotated[str, option("new", dest="message")],
+    pattern: Annotated[Optional[str], option("new", dest="pattern")] = None,
+    error_class: Annotated[Optional[str], option("new", dest="error_class")] = None,
+    out: Annotated[Optional[Path], option("new", dest="out")] = None,
+    force: Annotated[bool, option("new", dest="force")] = False,
 ) -> None:
-    """Scaffold a record from where its message is raised: slug, id and link computed."""
     from leafexplain.authoring.new import RecordRefused, dumps, new_record, save
     from leafexplain.render import emit
 
@@ -310,46 +296,31 @@ def new(
 
 
 @app.command(
-    name="import", epilog="Examples: leafexplain import team-records.jsonl  ·  leafexplain import --force fixed/"
+    **declared("import"), epilog="Examples: leafexplain import team-records.jsonl  ·  leafexplain import --force fixed/"
 )
 def import_records(
-    paths: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Record files or folders to add.")],
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace a record with the same id that differs (else it is skipped).")
-    ] = False,
+    paths: Annotated[list[Path], argument("import", name="paths")],
+    force: Annotated[bool, option("import", dest="force")] = False,
 ) -> None:
-    """Validate records and copy them into your records folder, one file each."""
     from leafexplain.authoring.importing import import_paths
 
     raise typer.Exit(import_paths([str(p) for p in paths], force=force, env=_env()))
 
 
-@app.command(epilog="Examples: leafexplain update  ·  leafexplain update --records my-records/ --timeout 60")
+@app.command(
+    **declared("update"),
+    epilog="Examples: leafexplain update  ·  leafexplain update --records my-records/ --timeout 60",
+)
 @shared("no_bundled")
 def update(
-    records: Annotated[
-        Optional[list[str]],
-        typer.Option(
-            "--records", metavar="PATH", help="Only the records in this file or folder (repeatable; default: all)."
-        ),
-    ] = None,
-    base_url: Annotated[
-        Optional[str],
-        typer.Option(
-            "--base-url",
-            metavar="URL",
-            help="The raw file service (default: $LEAFEXPLAIN_RAW_BASE, else https://raw.githubusercontent.com).",
-        ),
-    ] = None,
+    records: Annotated[Optional[list[str]], option("update", dest="records")] = None,
+    base_url: Annotated[Optional[str], option("update", dest="base_url")] = None,
     # The defaults are fetch/'s DEFAULT_TIMEOUT and DEFAULT_JOBS, not imported here: urllib is slow to import.
-    timeout: Annotated[
-        float, typer.Option("--timeout", metavar="SECONDS", min=1, max=600, help="Time allowed for each file.")
-    ] = 20.0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, max=16, help="Files fetched at once.")] = 4,
+    timeout: Annotated[float, option("update", dest="timeout")] = 20.0,
+    jobs: Annotated[int, option("update", dest="jobs")] = 4,
     *,
     opts: Options,
 ) -> None:
-    """Fetch the source lines where each record's error is raised from GitHub, for explain to show offline."""
     from leafexplain.cli.update import run_update
 
     env = _env()
@@ -358,32 +329,19 @@ def update(
     )
 
 
-app.add_typer(completion_app, name="completion")  # `completion show|install`: the scripts in completions/
+app.add_typer(completion_app, **declared("completion"))  # `completion show|install`
 
 
-@app.command(name="__complete", hidden=True)
+@app.command(**declared("__complete"))
 @shared(*RECORDS)
 def complete_values(
-    kind: Annotated[str, typer.Argument(help="ids, slugs, repos or tags")],
+    kind: Annotated[str, argument("__complete", name="kind")],
     *,
     opts: Options,
 ) -> None:
-    """Print record ids, slugs, repositories or tags, one a line (for shell completion).
-
-    It goes through the index, which writes the plain lists that later TABs read without Python.
-    """
-    from leafexplain.records import open_catalog
-    from leafexplain.records.completion_lists import KINDS, completion_values
-    from leafexplain.render import emit
+    # The values come from the index; the plain lists that later TABs read without Python are written beside.
+    from leafexplain.integrations.completion.lists import KINDS, answer
 
     if kind not in KINDS:
         raise typer.Exit(ExitStatus.USAGE_ERROR)
-    env = _env()
-    catalog = open_catalog(opts.records, bundled=not opts.no_bundled, environ=env.environ)
-    emit(env, "".join(f"{v}\n" for v in sorted(completion_values(catalog, kind))))
-
-
-def command_names() -> set[str]:
-    """Every command's name (the generated table keeps them for the router)."""
-    names = {info.name or info.callback.__name__.replace("_", "-") for info in app.registered_commands if info.callback}
-    return names | {info.name for info in app.registered_groups if info.name}
+    answer(kind, opts.records, bundled=not opts.no_bundled, env=_env())

@@ -1,8 +1,10 @@
-"""The options commands share, each declared once; a command takes the ones it names with `@shared(...)`.
+"""The typer options, arguments and commands, built from the rows of cli/commands.py; `@shared(...)` adds shared ones.
 
 `explain`, `run` and `demo` take the explain options, `show`, `list` and `search` the output and
 record options. A command receives their values as one `opts: Options`, so that a command that
-gains an option (say `run --full`) changes in one word.
+gains an option (say `run --full`) changes in one word. A command's own options and arguments
+are its parameters, declared `Annotated[type, option("list", dest="repo")]`: the flags, help and
+bounds come from the table, the type and default are the function's.
 """
 
 from __future__ import annotations
@@ -17,109 +19,98 @@ from typing import Annotated, Any, Optional, TypeVar
 
 import typer
 
+from leafexplain.cli.commands import COMMANDS, EXPLAIN, OUTPUT, RECORDS, RENDER_FORMATS, format_aliases, format_choices
+from leafexplain.cli.commands import SHARED as SHARED_ROWS
 from leafexplain.cli.explain import Options
-from leafexplain.env import MAX_WIDTH, MIN_WIDTH
-from leafexplain.render import FORMAT_CHOICES
 
-FormatName = Enum("FormatName", {name: name for name in FORMAT_CHOICES}, type=str)  # type: ignore[misc]
+__all__ = ["EXPLAIN", "OUTPUT", "RECORDS", "CheckFormat", "argument", "choice_enum", "declared", "option", "shared"]
 
-
-class ColorName(str, Enum):
-    auto = "auto"
-    always = "always"
-    never = "never"
+Row = dict[str, Any]
+_TYPES = {"flag": bool, "text": str, "int": int, "float": float, "path": Path}
 
 
-class CheckFormat(str, Enum):
-    """`validate` and `verify` write a report of their own: text or JSON."""
+@functools.cache
+def choice_enum(name: str, names: tuple[str, ...]) -> type[Enum]:
+    """The Enum typer needs for a choice option: one member a choice."""
+    return Enum(name, {choice: choice for choice in names}, type=str)  # type: ignore[return-value]
 
-    text = "text"
-    json = "json"
+
+FormatName = choice_enum("FormatName", (*format_choices(), *format_aliases()))
+ColorName = choice_enum("ColorName", SHARED_ROWS["color"]["choices"])
+# `validate` and `verify` write a report of their own: text or JSON.
+CheckFormat = choice_enum("CheckFormat", COMMANDS["validate"]["options"]["fmt"]["choices"])
 
 
-def finite(value: float | None) -> float | None:
-    """A number option's value is a finite number: click's range check lets `nan` through (nan < 0 is false)."""
-    if value is not None and not math.isfinite(value):
-        raise typer.BadParameter(f"{value} is not a number from 0 to 100.")
-    return value
+def finite(row: Row) -> Callable[[float | None], float | None]:
+    """A check that a number option's value is a finite number: click's range check lets `nan` through
+    (nan < 0 is false)."""
+
+    def check(value: float | None) -> float | None:
+        if value is not None and not math.isfinite(value):
+            raise typer.BadParameter(f"{value} is not a number from {row['min']} to {row['max']}.")
+        return value
+
+    return check
+
+
+def _value_type(row: Row, enum_name: str) -> Any:
+    """The Python type typer reads a row's values as."""
+    if row["kind"] == "choice":
+        return FormatName if row["choices"] == RENDER_FORMATS else choice_enum(enum_name, row["choices"])
+    value = _TYPES[row["kind"]]
+    return list[value] if row.get("multiple") else value  # type: ignore[valid-type]
+
+
+def _typer_option(row: Row) -> Any:
+    bounds = {key: row[key] for key in ("min", "max") if key in row}
+    return typer.Option(
+        *row["flags"],
+        metavar=row.get("metavar"),
+        help=row["help"],
+        callback=finite(row) if row.get("finite") else None,
+        **bounds,
+    )
+
+
+def _shared(dest: str) -> tuple[Any, Any]:
+    """How typer declares the shared option `dest`, and its default."""
+    row = SHARED_ROWS[dest]
+    value_type = _value_type(row, dest)
+    if row["default"] is None:
+        value_type = Optional[value_type]
+    default = value_type(row["default"]) if row["kind"] == "choice" else row["default"]  # an Enum's member
+    return Annotated[value_type, _typer_option(row)], default
 
 
 # Each shared option: how typer declares it, and its default.
-SHARED: dict[str, tuple[Any, Any]] = {
-    "fmt": (
-        Annotated[
-            FormatName,
-            typer.Option("--format", "-F", help="Output format; auto is rich on a terminal, plain otherwise."),
-        ],
-        FormatName.auto,  # type: ignore[attr-defined]
-    ),
-    "color": (
-        Annotated[
-            ColorName, typer.Option("--color", help="Colour; auto uses it on a terminal unless NO_COLOR is set.")
-        ],
-        ColorName.auto,
-    ),
-    "width": (
-        Annotated[
-            Optional[int], typer.Option("--width", min=MIN_WIDTH, max=MAX_WIDTH, help="Output width in columns.")
-        ],
-        None,
-    ),
-    "threshold": (
-        Annotated[
-            Optional[float],
-            typer.Option(
-                "--threshold", min=0, max=100, callback=finite, help="Fuzzy-match cut-off, 0-100 (default 85)."
-            ),
-        ],
-        None,
-    ),
-    "show_all": (Annotated[bool, typer.Option("--all", help="Show every candidate at or above the cut-off.")], False),
-    "full": (
-        Annotated[bool, typer.Option("--full", help="Show everything the record has, not one screen per error.")],
-        False,
-    ),
-    "verbose": (
-        Annotated[
-            bool, typer.Option("--verbose", "-v", help="Also show match details: method, score, characters, id.")
-        ],
-        False,
-    ),
-    "records": (
-        Annotated[
-            Optional[list[str]],
-            typer.Option("--records", metavar="PATH", help="Also load records from this file or folder (repeatable)."),
-        ],
-        None,
-    ),
-    "no_bundled": (
-        Annotated[bool, typer.Option("--no-bundled", help="Leave out the records shipped with leafexplain.")],
-        False,
-    ),
-    "no_source": (
-        Annotated[bool, typer.Option("--no-source", help="Leave out your code and the library source installed here.")],
-        False,
-    ),
-    "root": (
-        Annotated[
-            Optional[Path],
-            typer.Option("--root", metavar="DIR", help="Also resolve relative paths in the error in DIR."),
-        ],
-        None,
-    ),
-    "no_redact": (
-        Annotated[
-            bool,
-            typer.Option(
-                "--no-redact", help="Show tokens, keys and passwords in URLs as they came (redacted by default)."
-            ),
-        ],
-        False,
-    ),
-}
-OUTPUT = ("fmt", "color", "width")
-RECORDS = ("records", "no_bundled")
-EXPLAIN = (*OUTPUT, "threshold", "show_all", "full", "verbose", *RECORDS, "no_source", "root", "no_redact")
+SHARED: dict[str, tuple[Any, Any]] = {dest: _shared(dest) for dest in SHARED_ROWS}
+
+
+def _row(path: tuple[str, ...]) -> Row:
+    """The table's row for command `path` ("completion", "show" for a subcommand)."""
+    command = COMMANDS[path[0]]
+    for name in path[1:]:
+        command = command["commands"][name]
+    return command
+
+
+def declared(*path: str) -> dict[str, Any]:
+    """What `@app.command(...)` takes from the table: the command's name, help, and whether it is hidden."""
+    row = _row(path)
+    return {"name": path[-1], "help": row["help"], "hidden": bool(row.get("hidden"))}
+
+
+def option(*path: str, dest: str) -> Any:
+    """The typer option `dest` of command `path`, from its row (its type and default are the parameter's)."""
+    return _typer_option(_row(path)["options"][dest])
+
+
+def argument(*path: str, name: str) -> Any:
+    """The typer argument `name` of command `path`, from its row."""
+    row = _row(path)["arguments"][name]
+    # A choice's default (None: ask $SHELL) is not worth a "[default: None]".
+    return typer.Argument(metavar=row.get("metavar"), help=row["help"], show_default=row["kind"] != "choice")
+
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -127,6 +118,8 @@ Command = TypeVar("Command", bound=Callable[..., Any])
 def options(values: dict[str, Any]) -> Options:
     """The shared options' values as typer hands them over (enums, lists, None), as one Options."""
     plain = {name: value.value if isinstance(value, Enum) else value for name, value in values.items()}
+    if plain.get("fmt") in format_aliases():
+        plain["fmt"] = format_aliases()[plain["fmt"]]  # an old name of a format
     if "records" in plain:
         plain["records"] = tuple(plain["records"] or ())
     return Options(**plain)

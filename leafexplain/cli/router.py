@@ -3,27 +3,33 @@
 `leafexplain [OPTIONS] [TEXT ...]` means `leafexplain explain [OPTIONS] [TEXT ...]`, and options
 given before a command name (`--records DIR show ID`) go to that command. Importing typer and
 click and building the command costs more than the rest of a run, and explain runs after every
-failing build: its options are parsed here from `_table.py`, generated from the typer app, so
-there is one definition of them. Anything this parser is not sure about (`--help`, an unknown
-option, a value out of range) is left to click, which gives the proper message.
+failing build: its options are parsed here from the rows of `cli/commands.py`, which the typer
+app is built from too. Anything this parser is not sure about (`--help`, an unknown option, a
+value out of range) is left to click, which gives the proper message.
 """
 
 from __future__ import annotations
 
-from leafexplain.cli._table import COMMANDS, EXPLAIN_OPTIONS
+from leafexplain.cli.commands import COMMANDS as DECLARED
+from leafexplain.cli.commands import DEFAULT_COMMAND, choices, format_aliases, option_rows
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
     from typing import Any
 
-DEFAULT_COMMAND = "explain"
+COMMANDS = frozenset(DECLARED)
+# Each of explain's flags, with its destination: `--format` and `-F` are one row.
+EXPLAIN_OPTIONS = {
+    flag: {**row, "dest": dest} for dest, row in option_rows(DECLARED[DEFAULT_COMMAND]).items() for flag in row["flags"]
+}
 _DEFAULTS: dict[str, Any] = {"fmt": "auto", "color": "auto", "records": ()}
 TAKES_VALUE = frozenset(name for name, spec in EXPLAIN_OPTIONS.items() if spec["kind"] != "flag")
 
 
 class Route:
-    """Where the words go: `fast` is explain with its `options` parsed here; `explain` is the explain
-    command alone, in click; `app` is the whole app."""
+    """Where the words go: `fast` is explain with its `options` parsed here; `complete` is
+    `__complete KIND` as the completion scripts ask it; `explain` is the explain command alone, in
+    click; `app` is the whole app."""
 
     __slots__ = ("args", "kind", "options")
 
@@ -35,6 +41,8 @@ def route(args: list[str]) -> Route:
     """Where `args` go (`--version` and `--help` alone are answered before routing, in `cli.main`)."""
     if args in (["--help"], ["-h"]) or args[:1] in (["--version"], ["-V"]):
         return Route("app", args)
+    if len(args) == 2 and args[0] == "__complete" and not args[1].startswith("-"):
+        return Route("complete", args)  # a TAB waiting: answered without building the app
     i = 0
     while i < len(args):
         arg = args[i]
@@ -56,7 +64,9 @@ def _value(spec: dict[str, Any], raw: str) -> Any:
     """The option's value, or a ValueError when click should judge it."""
     kind = spec["kind"]
     if kind == "choice":
-        if raw not in spec["choices"]:
+        if raw not in choices(spec):
+            if spec["flags"][0] == "--format" and raw in format_aliases():
+                return format_aliases()[raw]  # an old name of a format
             raise ValueError(raw)
         return raw
     if kind in ("int", "float"):
@@ -104,7 +114,7 @@ def parse_explain(args: list[str]) -> dict[str, Any] | None:
             value = _value(spec, raw)
         except ValueError:
             return None
-        if spec["multiple"]:
+        if spec.get("multiple"):
             values[spec["dest"]] = (*values[spec["dest"]], value)
         else:
             values[spec["dest"]] = value

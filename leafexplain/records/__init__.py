@@ -32,7 +32,7 @@ def open_catalog(
     from leafexplain.records import index
 
     extra = tuple(extra)
-    catalog = index.load(
+    return index.load(
         extra,
         bundled=bundled,
         configured=configured,
@@ -41,11 +41,6 @@ def open_catalog(
         warn=warn,
         use_cache=use_cache,
     )
-    if catalog.saved and not extra and bundled and configured:
-        from leafexplain.records.completion_lists import write_completion_lists
-
-        write_completion_lists(catalog, environ)
-    return catalog
 
 
 def load_records(

@@ -8,18 +8,8 @@ import sys
 import pytest
 
 from leafexplain.cli.router import parse_explain
-from tests.conftest import LEAF, ROOT
+from tests.conftest import LEAF
 from tests.render.test_render import stable
-
-
-def test_option_table_matches_the_app() -> None:
-    """Regenerating _cli_table.py from the typer app changes nothing: one definition of the options."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    import make_cli_table
-
-    assert make_cli_table.formatted(make_cli_table.render()) == make_cli_table.TARGET.read_text(encoding="utf-8"), (
-        "leafexplain/cli/_table.py is out of date: run python tools/make_cli_table.py"
-    )
 
 
 def test_parses_the_everyday_forms() -> None:

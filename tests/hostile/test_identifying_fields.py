@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from leafexplain.integrations.completion.lists import completion_values
 from leafexplain.match import Matcher
 from leafexplain.models import Record
 from leafexplain.records import load_paths
 from leafexplain.records.catalog import catalog_from_records
-from leafexplain.records.completion_lists import completion_values
 from leafexplain.render import Style, to_text
 from leafexplain.render.summary import summary_text
 from leafexplain.text import safe_link
@@ -89,7 +89,7 @@ def test_list_show_explain_and_completion_print_no_forged_line(cli, tmp_path: Pa
         assert all(line.startswith("leafexplain: ") for line in result.stderr.splitlines()), result.stderr
     cli.records.mkdir(parents=True)
     (cli.records / "r.jsonl").write_text(records.read_text())
-    assert cli("list").returncode == 0  # builds the index of the default sources, and the completion lists
+    assert cli("__complete", "ids").returncode == 0  # asked by a TAB: writes the completion lists
     lists = cli.cache / "leafexplain" / "complete"
     for kind in ("ids", "slugs", "repos", "tags"):
         assert not {"rm -rf ~", "x; touch pwned", "forged"} & set((lists / f"{kind}.txt").read_text().split("\n"))
@@ -118,7 +118,7 @@ def test_a_command_to_copy_is_quoted_for_the_shell(cli) -> None:
 
 
 def test_the_bash_note_quotes_the_path_to_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from leafexplain.integrations import shells
+    from leafexplain.integrations.completion import install as shells
 
     monkeypatch.setattr(shells, "BASH_COMPLETION_SCRIPTS", ())
     folder = tmp_path / "my dir; x"

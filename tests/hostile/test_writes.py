@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from leafexplain.records import load_paths
-from tests.conftest import ROOT, Isolated, leafexplain_command, make_record, write_records
+from tests.conftest import Isolated, leafexplain_command, make_record, write_records
 
 SHA = "75b7881397df1f21e5c2bf51cd3aa6b9ae2bb6a4"
 NEW = ["new", "--repo", "acme/widgets", "--commit", SHA, "--path", "src/lib.rs", "--line", "9"]
@@ -77,7 +77,7 @@ def test_completion_install_never_writes_through_a_symlink_nor_over_a_file(tmp_p
     target.symlink_to(victim)
     forced = user("completion", "install", "--force")
     assert forced.returncode == 0 and victim.read_text() == "precious" and not target.is_symlink()
-    assert target.read_bytes() == (ROOT / "completions" / "leafexplain.bash").read_bytes()
+    assert target.read_text(encoding="utf-8") == user("completion", "show", "bash").stdout
     assert user("completion", "install").returncode == 0, "the same script already there: nothing to do"
 
 

@@ -1,27 +1,26 @@
-"""Shell completion: the scripts match their generator, and real bash, zsh and fish complete with them."""
+"""Shell completion: the scripts leafexplain writes from its command table, and the loaders in completions/, driven by
+real bash, zsh and fish."""
 
 from __future__ import annotations
 
-import importlib.util
+import functools
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from leafexplain.integrations.completion.scripts import SCRIPT_NAMES as SCRIPTS
+from leafexplain.integrations.completion.scripts import script
+from leafexplain.integrations.completion.tree import command_tree
 from tests.conftest import ROOT, SEED_ID, Isolated, run_in_process
 
-COMPLETIONS = ROOT / "completions"
-SCRIPTS = {
-    "bash": "leafexplain.bash",
-    "zsh": "_leafexplain",
-    "fish": "leafexplain.fish",
-    "powershell": "leafexplain.ps1",
-}
+LOADERS = ROOT / "completions"  # the hand-written files that ask leafexplain for its script
 # Made-up values: candidates that show them came from the cache's lists, not from the records.
 LISTS = {
     "ids": ["aaaa000000000001", "aaaa000000000002", "bbbb000000000003"],
@@ -32,13 +31,13 @@ LISTS = {
 FORMATS = ["auto", "rich", "plain", "json", "markdown", "github", "sarif"]
 
 
-def _load_generator():
-    spec = importlib.util.spec_from_file_location("make_completions", ROOT / "tools" / "make_completions.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+@functools.cache
+def written() -> Path:
+    """A folder with each shell's script as `leafexplain completion show SHELL` writes it, named as installed."""
+    folder = Path(tempfile.mkdtemp(prefix="leafexplain-completions-"))
+    for shell, name in SCRIPTS.items():
+        (folder / name).write_text(script(shell), encoding="utf-8", newline="\n")
+    return folder
 
 
 def need(shell: str) -> None:
@@ -76,25 +75,17 @@ def _work(env: dict[str, str]) -> Path:
     return Path(env["XDG_CACHE_HOME"]).parent / "work"
 
 
-# --- the scripts are what the generator writes ---------------------------------------------------
+# --- the command tree the scripts are written from -----------------------------------------------
 
 
-def test_completion_scripts_are_what_the_generator_writes(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "make_completions.py"), "--out", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    written = sorted(p.name for p in tmp_path.iterdir())
-    assert written == sorted(p.name for p in COMPLETIONS.iterdir()) == sorted(SCRIPTS.values())
-    stale = [name for name in written if (tmp_path / name).read_bytes() != (COMPLETIONS / name).read_bytes()]
-    assert not stale, f"completions/ is out of date ({', '.join(stale)}): run python tools/make_completions.py"
+def test_completions_folder_holds_one_loader_a_shell() -> None:
+    assert sorted(p.name for p in LOADERS.iterdir()) == sorted(SCRIPTS.values())
+    for name in SCRIPTS.values():
+        assert "leafexplain completion show" in (LOADERS / name).read_text(encoding="utf-8")
 
 
 def test_command_tree_has_visible_commands_their_choices_files_and_record_values() -> None:
-    tree = _load_generator().command_tree()
+    tree = command_tree()
     commands = {c.path: c for c in tree.walk()}
     assert {"show", "list", "explain", "completion show", "completion install"} <= set(commands)
     assert "__complete" not in commands  # hidden
@@ -139,9 +130,10 @@ def bash_words(line: str) -> list[str]:
     return words
 
 
-def bash_complete(line: str, env: dict[str, str], script: Path = COMPLETIONS / SCRIPTS["bash"]) -> list[str]:
+def bash_complete(line: str, env: dict[str, str], source: Path | None = None) -> list[str]:
+    source = source or written() / SCRIPTS["bash"]
     done = subprocess.run(
-        ["bash", "--norc", "--noprofile", "-c", BASH_DRIVER, "bash", str(script), *bash_words(line)],
+        ["bash", "--norc", "--noprofile", "-c", BASH_DRIVER, "bash", str(source), *bash_words(line)],
         env={**env, "LINE": line},
         cwd=_work(env),
         capture_output=True,
@@ -193,7 +185,7 @@ def test_bash_falls_back_to_leafexplain_without_the_lists(bare_env: dict[str, st
     need("bash")
     assert bash_complete("leafexplain show 7455", bare_env) == [SEED_ID]
     assert bash_complete("leafexplain list --repo tracel", bare_env) == ["tracel-ai/burn"]
-    # Asking leafexplain built the index, which wrote the lists for the next TAB.
+    # Asking leafexplain wrote the lists for the next TAB.
     lists = Path(bare_env["XDG_CACHE_HOME"]) / "leafexplain" / "complete"
     assert SEED_ID in (lists / "ids.txt").read_text(encoding="utf-8").split()
     # A list present is used, a missing one is asked for.
@@ -223,10 +215,11 @@ def test_bash_completes_the_command_that_run_starts(env: dict[str, str]) -> None
 # --- zsh -------------------------------------------------------------------------------------------
 
 
-def zsh_complete(lines: list[str], env: dict[str, str]) -> dict[str, list[str]]:
-    """Each line typed into an interactive zsh (zpty) with compinit and completions/ in $fpath, then TAB."""
+def zsh_complete(lines: list[str], env: dict[str, str], folder: Path | None = None) -> dict[str, list[str]]:
+    """Each line typed into an interactive zsh (zpty) with compinit and `folder` (the written scripts) in $fpath,
+    then TAB."""
     done = subprocess.run(
-        ["zsh", "-f", str(Path(__file__).parent / "complete.zsh"), str(COMPLETIONS), *lines],
+        ["zsh", "-f", str(Path(__file__).parent / "complete.zsh"), str(folder or written()), *lines],
         env=env,
         cwd=_work(env),
         capture_output=True,
@@ -289,9 +282,9 @@ def test_zsh_falls_back_to_leafexplain_without_the_lists(bare_env: dict[str, str
 # --- fish ------------------------------------------------------------------------------------------
 
 
-def fish_complete(lines: list[str], env: dict[str, str], source: Path | None = COMPLETIONS / SCRIPTS["fish"]):
-    """`complete -C LINE` in fish, after sourcing the script (or, with source=None, fish finding it itself)."""
-    loading = f"source {source}; " if source else ""
+def fish_complete(lines: list[str], env: dict[str, str], source: Path | None = None, *, alone: bool = False):
+    """`complete -C LINE` in fish, after sourcing the script (or, `alone`, fish finding it itself)."""
+    loading = "" if alone else f"source {source or written() / SCRIPTS['fish']}; "
     script = loading + 'for line in $argv; echo "=== $line"; complete -C $line; end'
     done = subprocess.run(
         ["fish", "-c", script, *lines], env=env, cwd=_work(env), capture_output=True, text=True, timeout=60
@@ -358,12 +351,12 @@ def test_without_the_lists_each_shell_asks_leafexplain_and_writes_nothing(bare_e
     assert not (Path(env["XDG_CACHE_HOME"]) / "leafexplain").exists()
 
 
-def test_the_lists_the_record_index_writes_are_what_the_scripts_read(bare_env: dict[str, str]) -> None:
+def test_the_lists_completion_writes_are_what_the_scripts_read(bare_env: dict[str, str]) -> None:
     need("bash")
-    assert (
-        run_in_process("list", "--format", "json", environ=bare_env).returncode == 0
-    )  # builds the index, writes the lists
+    assert run_in_process("list", "--format", "json", environ=bare_env).returncode == 0  # builds the index
     lists = Path(bare_env["XDG_CACHE_HOME"]) / "leafexplain" / "complete"
+    assert not lists.exists(), "opening the records writes no completion list"
+    assert run_in_process("__complete", "tags", environ=bare_env).returncode == 0  # a TAB asking: all four written
     for kind in LISTS:
         assert (lists / f"{kind}.txt").read_text(encoding="utf-8") == run_in_process(
             "__complete", kind, environ=bare_env
@@ -372,15 +365,51 @@ def test_the_lists_the_record_index_writes_are_what_the_scripts_read(bare_env: d
     assert bash_complete("leafexplain list --repo tracel", bare_env) == ["tracel-ai/burn"]
 
 
+# --- the loaders in completions/ ------------------------------------------------------------------
+
+
+def test_the_bash_loader_loads_the_script_at_the_first_tab(env: dict[str, str]) -> None:
+    need("bash")
+    loader = LOADERS / SCRIPTS["bash"]
+    assert bash_complete("leafexplain sh", env, source=loader) == ["show"]
+    assert bash_complete("leafexplain show aaaa", env, source=loader) == LISTS["ids"][:2]
+
+
+def test_the_zsh_loader_in_fpath_loads_the_script_at_the_first_tab(env: dict[str, str]) -> None:
+    need("zsh")
+    got = zsh_complete(["leafexplain sh", "leafexplain show --format "], env, folder=LOADERS)
+    assert got["leafexplain sh"] == ["show"] and sorted(got["leafexplain show --format "]) == sorted(FORMATS)
+
+
+def test_the_fish_loader_loads_the_script(env: dict[str, str]) -> None:
+    need("fish")
+    got = fish_complete(["leafexplain sh", "leafexplain list --repo acme/g"], env, source=LOADERS / SCRIPTS["fish"])
+    assert got == {"leafexplain sh": ["show"], "leafexplain list --repo acme/g": ["acme/gadgets"]}
+
+
+@pytest.mark.parametrize("args", [["completion", "show", "bash"], ["__complete", "repos"]])
+def test_what_a_tab_asks_is_answered_without_typer(args: list[str], bare_env: dict[str, str]) -> None:
+    """The loaders' first TAB (`completion show`) and a missing list (`__complete`): no typer, no click."""
+    probe = f"import sys; from leafexplain.cli import main; code = main({args!r}); sys.stdout.flush(); "
+    probe += "print(code, sorted({'typer', 'click'} & set(sys.modules)), file=sys.stderr)"
+    done = subprocess.run([sys.executable, "-c", probe], env=bare_env, capture_output=True, text=True, timeout=60)
+    assert done.stderr.strip() == "0 []", done.stderr
+    if args[0] == "completion":
+        assert done.stdout == script("bash")
+    else:  # every repository, sorted, once
+        repos = done.stdout.splitlines()
+        assert "tracel-ai/burn" in repos and repos == sorted(set(repos))
+
+
 # --- PowerShell ------------------------------------------------------------------------------------
 
 
 def test_powershell_script_registers_a_native_completer_with_the_whole_tree() -> None:
     # pwsh is not in Debian's archive, so it is not installed here: this checks the script's text;
     # test_powershell_completes_in_pwsh below runs it where pwsh is installed.
-    text = (COMPLETIONS / SCRIPTS["powershell"]).read_text(encoding="utf-8")
+    text = script("powershell")
     assert "Register-ArgumentCompleter -Native -CommandName 'leafexplain'" in text
-    tree = _load_generator().command_tree()
+    tree = command_tree()
     for command in tree.walk():
         for sub in command.subcommands:
             assert f"@('{sub.name}', " in text
@@ -420,9 +449,10 @@ def test_powershell_completes_in_pwsh(env: dict[str, str]) -> None:
     pwsh = shutil.which("pwsh")
     if not pwsh:
         pytest.skip("pwsh is not installed (not packaged in Debian)")
-    script = COMPLETIONS / SCRIPTS["powershell"]
+    script_path = written() / SCRIPTS["powershell"]
     command = (
-        f". '{script}'; foreach ($line in 'leafexplain sh', 'leafexplain show --format ', 'leafexplain list --repo ') "
+        f". '{script_path}'; foreach ($line in 'leafexplain sh', 'leafexplain show --format ', "
+        "'leafexplain list --repo ') "
         "{ '=== ' + $line; (TabExpansion2 $line $line.Length).CompletionMatches.CompletionText }"
     )
     done = subprocess.run(
@@ -438,10 +468,10 @@ def test_powershell_completes_in_pwsh(env: dict[str, str]) -> None:
 
 
 def test_completion_show_prints_each_script(env: dict[str, str]) -> None:
-    for shell, name in SCRIPTS.items():
+    for shell in SCRIPTS:
         done = run_in_process("completion", "show", shell, environ=env)
         assert done.returncode == 0, done.stderr
-        assert done.stdout == (COMPLETIONS / name).read_text(encoding="utf-8")
+        assert done.stdout == script(shell)
     bad = run_in_process("completion", "show", "tcsh", environ=env)
     assert bad.returncode == 2 and bad.stdout == "" and "tcsh" in bad.stderr
 
@@ -451,15 +481,15 @@ def test_completion_install_bash_then_bash_completes_from_there(env: dict[str, s
     done = run_in_process("completion", "install", environ={**env, "SHELL": "/bin/bash"})
     assert done.returncode == 0, done.stderr
     target = Path(env["XDG_DATA_HOME"]) / "bash-completion" / "completions" / "leafexplain"
-    assert target.read_bytes() == (COMPLETIONS / SCRIPTS["bash"]).read_bytes()
+    assert target.read_text(encoding="utf-8") == script("bash")
     assert done.stdout == "" and f"leafexplain: installed bash completion: {target}" in done.stderr
-    assert bash_complete("leafexplain sh", env, script=target) == ["show"]
+    assert bash_complete("leafexplain sh", env, source=target) == ["show"]
 
 
 def test_completion_install_bash_says_one_true_thing_about_loading_it(
     env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from leafexplain.integrations import shells
+    from leafexplain.integrations.completion import install as shells
 
     bash = {**env, "SHELL": "/bin/bash"}
     target = Path(env["XDG_DATA_HOME"]) / "bash-completion" / "completions" / "leafexplain"
@@ -478,7 +508,7 @@ def test_completion_install_zsh_says_how_to_load_it(env: dict[str, str]) -> None
     done = run_in_process("completion", "install", environ={**env, "SHELL": "/usr/bin/zsh"})
     assert done.returncode == 0, done.stderr
     target = Path(env["HOME"]) / ".zfunc" / "_leafexplain"
-    assert target.read_bytes() == (COMPLETIONS / SCRIPTS["zsh"]).read_bytes()
+    assert target.read_text(encoding="utf-8") == script("zsh")
     assert f"installed zsh completion: {target}" in done.stderr
     assert "fpath=(~/.zfunc $fpath)" in done.stderr and "compinit" in done.stderr
     (Path(env["HOME"]) / ".zshrc").write_text("fpath=(~/.zfunc $fpath)\nautoload -Uz compinit && compinit\n")
@@ -491,9 +521,9 @@ def test_completion_install_fish_then_fish_finds_it_alone(env: dict[str, str]) -
     done = run_in_process("completion", "install", environ={**env, "SHELL": "/usr/bin/fish"})
     assert done.returncode == 0, done.stderr
     target = Path(env["XDG_CONFIG_HOME"]) / "fish" / "completions" / "leafexplain.fish"
-    assert target.read_bytes() == (COMPLETIONS / SCRIPTS["fish"]).read_bytes()
+    assert target.read_text(encoding="utf-8") == script("fish")
     assert f"installed fish completion: {target}" in done.stderr
-    got = fish_complete(["leafexplain sh", "leafexplain list --repo acme/g"], env, source=None)
+    got = fish_complete(["leafexplain sh", "leafexplain list --repo acme/g"], env, alone=True)
     assert got == {"leafexplain sh": ["show"], "leafexplain list --repo acme/g": ["acme/gadgets"]}
 
 
@@ -506,7 +536,7 @@ def test_completion_install_powershell_dot_sources_it_from_the_profile_once(env:
         done = run_in_process("completion", "install", "powershell", environ=no_pwsh)
         assert done.returncode == 0, done.stderr
     target = profile.parent / "leafexplain-completion.ps1"
-    assert target.read_bytes() == (COMPLETIONS / SCRIPTS["powershell"]).read_bytes()
+    assert target.read_text(encoding="utf-8") == script("powershell")
     assert profile.read_text(encoding="utf-8") == f"Set-PSReadLineOption -EditMode Emacs\n. '{target}'\n"
     assert "loads it already" in done.stderr
 
@@ -519,7 +549,7 @@ def test_completion_install_without_a_known_shell_asks_for_one(env: dict[str, st
 
 
 def test_detect_shell_reads_shell_names() -> None:
-    from leafexplain.integrations.shells import Shell, detect_shell
+    from leafexplain.integrations.completion.install import Shell, detect_shell
 
     assert detect_shell({"SHELL": "/usr/local/bin/zsh"}) is Shell.zsh
     assert detect_shell({"SHELL": "/opt/homebrew/bin/fish"}) is Shell.fish
@@ -535,7 +565,7 @@ def test_wheel_carries_the_scripts_and_completion_show_finds_them(tmp_path: Path
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     for name in SCRIPTS.values():
-        assert (site / "leafexplain" / "_completions" / name).read_bytes() == (COMPLETIONS / name).read_bytes()
+        assert (site / "leafexplain" / "_completions" / name).read_bytes() == (LOADERS / name).read_bytes()
     shown = subprocess.run(
         [sys.executable, "-m", "leafexplain", "completion", "show", "fish"],
         env={**Isolated(tmp_path).environ, "PYTHONPATH": str(site)},
@@ -545,4 +575,4 @@ def test_wheel_carries_the_scripts_and_completion_show_finds_them(tmp_path: Path
         timeout=60,
     )
     assert shown.returncode == 0, shown.stderr
-    assert shown.stdout == (COMPLETIONS / SCRIPTS["fish"]).read_text(encoding="utf-8")
+    assert shown.stdout == script("fish")

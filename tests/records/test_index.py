@@ -101,13 +101,11 @@ def test_unwritable_cache_still_works_with_one_warning(cli, tmp_path: Path) -> N
     assert len(warnings) == 1, result.stderr
 
 
-def test_completion_lists_follow_the_index(tmp_path: Path) -> None:
+def test_opening_the_records_writes_no_completion_list(tmp_path: Path) -> None:
+    """The lists shell completion reads are written when completion asks (`__complete`), not as a side effect."""
     environ = Isolated(tmp_path).environ
     open_catalog(environ=environ)
-    ids = (tmp_path / "cache" / "leafexplain" / "complete" / "ids.txt").read_text().split()
-    assert SEED_ID in ids and len(ids) == len(set(ids))
-    repos = (tmp_path / "cache" / "leafexplain" / "complete" / "repos.txt").read_text().split()
-    assert "tracel-ai/burn" in repos
+    assert not (tmp_path / "cache" / "leafexplain" / "complete").exists()
 
 
 def test_a_sealed_folder_is_checked_by_its_seal_and_its_own_files_by_theirs(tmp_path: Path, monkeypatch) -> None:

@@ -1,4 +1,4 @@
-"""Shell completion scripts: where each shell looks for one, and installing it there (`leafexplain completion`)."""
+"""Where each shell looks for a completion script, and installing it there (`leafexplain completion install`)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,11 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from leafexplain.bundled import bundled_dir
+from leafexplain.cli.commands import SHELLS
 from leafexplain.env import config_home, data_home, home
+from leafexplain.integrations.completion.scripts import script
 from leafexplain.safeio import read_regular, write_whole
 
-SCRIPT_NAMES = {
-    "bash": "leafexplain.bash",
-    "zsh": "_leafexplain",
-    "fish": "leafexplain.fish",
-    "powershell": "leafexplain.ps1",
-}
 # Where bash-completion itself may live: without it, ~/.local/share/bash-completion is never read.
 BASH_COMPLETION_SCRIPTS = (
     "/usr/share/bash-completion/bash_completion",
@@ -36,11 +31,7 @@ BASH_COMPLETION_SCRIPTS = (
 MAX_STARTUP_FILE_BYTES = 1 << 20
 
 
-class Shell(str, Enum):
-    bash = "bash"
-    zsh = "zsh"
-    fish = "fish"
-    powershell = "powershell"
+Shell = Enum("Shell", {name: name for name in SHELLS}, type=str)  # the shells the table names
 
 
 @dataclass(frozen=True)
@@ -51,15 +42,7 @@ class Installed:
     notes: tuple[str, ...]
 
 
-def script_path(shell: Shell) -> Path:
-    return Path(bundled_dir("completions")) / SCRIPT_NAMES[shell.value]
-
-
-def script_text(shell: Shell) -> str:
-    return script_path(shell).read_text(encoding="utf-8")
-
-
-def detect_shell(environ: Mapping[str, str] = os.environ) -> Shell | None:
+def detect_shell(environ: Mapping[str, str] = os.environ) -> Shell | None:  # type: ignore[valid-type]
     """The user's shell from $SHELL; PowerShell on Windows, where $SHELL is not set."""
     name = Path(environ.get("SHELL", "")).name.lower()
     if name.endswith(".exe"):
@@ -183,4 +166,4 @@ INSTALLERS = {
 
 def install_completion(shell: Shell, environ: Mapping[str, str] = os.environ, *, force: bool = False) -> Installed:
     """Install the script where `shell` looks for it; FileExistsError when another file is there and not `force`."""
-    return INSTALLERS[shell](script_text(shell), environ, force)
+    return INSTALLERS[shell](script(shell.value), environ, force)
