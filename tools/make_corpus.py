@@ -125,6 +125,118 @@ def record_program_outputs() -> dict[str, str]:
     return out
 
 
+FATAL_PROGRAMS = {
+    "crash.py": """\
+        import ctypes
+
+
+        def read_header(address):
+            return ctypes.string_at(address)
+
+
+        read_header(0)
+        """,
+    "crash_in_thread.py": """\
+        import ctypes
+        import threading
+
+
+        def load_shard(address):
+            return ctypes.string_at(address)
+
+
+        worker = threading.Thread(target=load_shard, args=(0,), name="loader")
+        worker.start()
+        worker.join()
+        """,
+    "throw.cpp": """\
+        #include <stdexcept>
+
+        int load(int shard) {
+            if (shard > 2) throw std::runtime_error("checkpoint shard 3 is missing");
+            return shard;
+        }
+
+        int main() { return load(3); }
+        """,
+    "double_panic.rs": """\
+        struct Guard;
+
+        impl Drop for Guard {
+            fn drop(&mut self) {
+                panic!("cleanup failed");
+            }
+        }
+
+        fn main() {
+            let _guard = Guard;
+            panic!("first failure");
+        }
+        """,
+    "no_unwind.rs": """\
+        extern "C" fn callback(value: i32) -> i32 {
+            if value < 0 {
+                panic!("negative value {value}");
+            }
+            value
+        }
+
+        fn main() {
+            println!("{}", callback(-1));
+        }
+        """,
+    "overflow.rs": """\
+        fn depth(n: u64) -> u64 {
+            let frame = [n; 64];
+            1 + depth(n + 1) + frame[n as usize % 64] % 2
+        }
+
+        fn main() {
+            println!("{}", depth(0));
+        }
+        """,
+    "abort_on_panic.rs": """\
+        fn main() {
+            let shards: Vec<u32> = Vec::new();
+            println!("{}", shards[0]);
+        }
+        """,
+}
+
+
+def fatal_outputs() -> dict[str, str]:
+    """Runs that end without an exception's traceback: faulthandler's dump, an uncaught C++ exception, Rust's
+    aborts, a child killed, each run through bash as a user runs it, so that the shell's line that names the
+    signal (`bash: line 1: PID Segmentation fault  command`) ends the output as it does on a terminal."""
+    import textwrap
+
+    work = WORK / "fatal"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    for name, source in FATAL_PROGRAMS.items():
+        (work / name).write_text(textwrap.dedent(source))
+    run(["g++", "-O0", "-o", "throw", "throw.cpp"], work)
+    for name in ("double_panic", "no_unwind", "overflow"):
+        run(["rustc", "--edition", "2021", "-o", name, f"{name}.rs"], work)
+    run(["rustc", "--edition", "2021", "-C", "panic=abort", "-o", "abort_on_panic", "abort_on_panic.rs"], work)
+    # `python` as the user types it: the shell's line repeats the command.
+    path = {"PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+    def shell(command: str) -> str:
+        return run(["bash", "-c", f"{command}; true"], work, path)
+
+    return {
+        "fatal/python-faulthandler-segfault.txt": shell("python -X faulthandler crash.py"),
+        "fatal/python-faulthandler-thread.txt": shell("python -X faulthandler crash_in_thread.py"),
+        "fatal/cpp-terminate-runtime-error.txt": shell("./throw"),
+        "fatal/rust-double-panic.txt": shell("./double_panic"),
+        "fatal/rust-non-unwinding-panic.txt": shell("./no_unwind"),
+        "fatal/rust-stack-overflow.txt": shell("./overflow"),
+        "fatal/rust-panic-abort.txt": shell("./abort_on_panic"),
+        "fatal/shell-killed.txt": shell("sleep 30 & kill -KILL $!; wait $!"),
+    }
+
+
 # --- derived from real runs ----------------------------------------------------------------
 
 
@@ -216,7 +328,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only write outputs whose name contains this")
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
-    real = {**cargo_outputs(), **python_outputs(), **ipython_outputs()}
+    real = {**cargo_outputs(), **python_outputs(), **ipython_outputs(), **fatal_outputs()}
     everything = {**real, **derived(real), **record_program_outputs(), **burn_outputs()}
     for name, text in sorted(everything.items()):
         if args.only in name:

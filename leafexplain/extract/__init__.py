@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from leafexplain.extract import jupyter, python, rust
+from leafexplain.extract import fatal, jupyter, python, rust
 from leafexplain.extract import pytest as pytest_report
 from leafexplain.extract.common import exception_class, short_class
 from leafexplain.extract.paste import unfold
@@ -19,6 +19,7 @@ EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
     ("python", python.extract),
     ("jupyter", jupyter.extract),
     ("pytest", pytest_report.extract),
+    ("fatal", fatal.extract),
     ("python-bare", python.extract_bare),
 )
 # A short text with no recognisable error around it is taken as a pasted message.

@@ -35,6 +35,10 @@ _TERMINATOR_STARTS = (
     "error: test failed",
     "error: process didn't exit",
     "   Doc-tests ",
+    # The runtime's abort after a panic it cannot unwind: extract/fatal.py reads it, and the shell's line after it.
+    "thread caused non-unwinding panic. aborting.",
+    "thread panicked while p",
+    "fatal runtime error: ",
 )
 
 

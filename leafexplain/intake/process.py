@@ -60,6 +60,17 @@ def exit_code(returncode: int) -> int:
     return SIGNAL_EXIT_BASE - returncode if returncode < 0 else returncode
 
 
+def ending_signal(returncode: int) -> str | None:
+    """The name of the signal that ended the child (`SIGKILL`), None when it exited: the number is the
+    platform's (SIGBUS is 7 on Linux, 10 on macOS), the name is what is said."""
+    if returncode >= 0:
+        return None
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:  # a real-time signal, which has no name of its own
+        return f"signal {-returncode}"
+
+
 class StreamEvents:
     """The errors in one of the child's streams, each numbered by its line in the output as a whole.
 
@@ -205,6 +216,7 @@ def _signals_reach_the_child(child: list[subprocess.Popen[bytes]]) -> Iterator[N
 class RunOutcome:
     exit_code: int
     collected: Collected
+    signal: str | None = None  # the signal that ended the child (`ending_signal`)
 
 
 def run_and_scan(
@@ -253,4 +265,4 @@ def run_and_scan(
         returncode = proc.wait()
     events = tuple(collector.close())
     redacted = None if collector.redactor is None else collector.redactor.counts()
-    return RunOutcome(exit_code(returncode), Collected(events, collector.dropped, redacted))
+    return RunOutcome(exit_code(returncode), Collected(events, collector.dropped, redacted), ending_signal(returncode))
