@@ -33,7 +33,7 @@ def test_a_what_over_several_lines_ends_at_torchs_trailer_and_at_a_launchers_lin
         "terminate called after throwing an instance of 'c10::Error'\n"
         "  what():  CUDA error: device-side assert triggered\n"
         "CUDA kernel errors might be asynchronously reported at some other API call.\n"
-        "Exception raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:44 (most recent call first):\n"
+        "Exception raised from c10_cuda_check_implementation at CUDAException.cpp:44 (most recent call first):\n"
         "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x57 (0x7f in libc10.so)\n"
     )
     [event] = extract_events(torch)
@@ -157,7 +157,7 @@ def test_a_rust_abort_that_ends_a_panic_is_that_panics_end() -> None:
         ("zsh: segmentation fault (core dumped)  ./a.out", "SIGSEGV", "segmentation fault (core dumped)"),
         ("[1]    3950410 abort (core dumped)  ./speed_benchmark 1000000000 16", "SIGABRT", None),
         (
-            "error: process didn't exit successfully: `target/debug/app` (signal: 11, SIGSEGV: invalid memory reference)",
+            "error: process didn't exit successfully: `target/debug/a` (signal: 11, SIGSEGV: invalid memory reference)",
             "SIGSEGV",
             "SIGSEGV: invalid memory reference",
         ),
@@ -228,3 +228,12 @@ def test_a_run_without_an_error_still_has_none(name: str, bundled_matcher) -> No
 def test_a_fatal_end_without_a_record_is_an_unknown_error_never_no_error(name: str, bundled_matcher) -> None:
     report = session.explain((OUTPUTS / "fatal" / f"{name}.txt").read_bytes(), bundled_matcher, Limits())
     assert report.findings and report.exit_status == 1
+
+
+def test_a_long_log_that_ends_killed_is_read_to_its_end(bundled_matcher) -> None:
+    """A log over 1 MiB is read in windows around the words an error has (intake/stream.py): a fatal end's
+    words are among them, so the `Killed` that ends a long training log is found."""
+    log = "".join(f"epoch 1 step {n} loss=0.{n % 97:02d}\n" for n in range(60_000)) + "Killed\n"
+    assert len(log) > 1 << 20
+    report = session.explain(log.encode(), bundled_matcher, Limits(), pasted=False)
+    assert [f.event.error_type for f in report.findings] == ["SIGKILL"] and report.exit_status == 1
