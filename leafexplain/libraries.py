@@ -47,6 +47,9 @@ _RUST_LIBRARY = (
     ("/rustlib/src/", None),
     ("rustc/", lazy_regex(r"(^|/)rustc/[0-9a-f]{7,40}/")),
     ("library/", lazy_regex(r"(^|/)library/(std|core|alloc|proc_macro|test)/src/")),
+    # glibc's start-up code (`__libc_start_call_main at ./csu/../sysdeps/nptl/...`), under every `main`:
+    # with the user's frames built without debug information, it was the only frame with a file.
+    ("./csu/", None),
 )
 _RUST_STD_FUNCTION = lazy_regex(r"^(<)?(std|core|alloc|__rustc|rust_begin_unwind|test)(\[[0-9a-f]+\])?(::|$)")
 _PYTHON_LIBRARY = (
