@@ -45,7 +45,7 @@ __leafexplain_option_value() {
         '')
             case $2 in
                 --file | -f) REPLY='file' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
+                --format | -F) REPLY='choice auto terminal plain json markdown github sarif rich' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
@@ -57,7 +57,7 @@ __leafexplain_option_value() {
         'explain')
             case $2 in
                 --file | -f) REPLY='file' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
+                --format | -F) REPLY='choice auto terminal plain json markdown github sarif rich' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
@@ -68,7 +68,7 @@ __leafexplain_option_value() {
             ;;
         'demo')
             case $2 in
-                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
+                --format | -F) REPLY='choice auto terminal plain json markdown github sarif rich' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
@@ -79,7 +79,7 @@ __leafexplain_option_value() {
             ;;
         'run')
             case $2 in
-                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
+                --format | -F) REPLY='choice auto terminal plain json markdown github sarif rich' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --threshold) REPLY='any' ;;
@@ -90,7 +90,7 @@ __leafexplain_option_value() {
             ;;
         'show')
             case $2 in
-                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
+                --format | -F) REPLY='choice auto terminal plain json markdown github sarif rich' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;
@@ -101,7 +101,7 @@ __leafexplain_option_value() {
             case $2 in
                 --repo) REPLY='list repos' ;;
                 --tag) REPLY='list tags' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
+                --format | -F) REPLY='choice auto terminal plain json markdown github sarif rich' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;
@@ -111,7 +111,7 @@ __leafexplain_option_value() {
         'search')
             case $2 in
                 --limit | -n) REPLY='any' ;;
-                --format | -F) REPLY='choice auto rich plain json markdown github sarif' ;;
+                --format | -F) REPLY='choice auto terminal plain json markdown github sarif rich' ;;
                 --color) REPLY='choice auto always never' ;;
                 --width) REPLY='any' ;;
                 --records) REPLY='file' ;;

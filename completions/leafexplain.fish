@@ -176,8 +176,8 @@ complete -c leafexplain -n '__leafexplain_at "" sub' -a completion -d 'Print or 
 complete -c leafexplain -n '__leafexplain_at ""' -l version -s V -d 'Print the version and exit.'
 complete -c leafexplain -n '__leafexplain_at ""' -l help -s h -d 'Show this message and exit.'
 complete -c leafexplain -n '__leafexplain_at ""' -l file -s f -r -F -d 'Read this file (- for stdin).'
-complete -c leafexplain -n '__leafexplain_at ""' -l format -s F -x -a 'auto rich plain json markdown github sarif'
-complete -c leafexplain -n '__leafexplain_at ""' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at ""' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
+complete -c leafexplain -n '__leafexplain_at ""' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at ""' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at ""' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at ""' -l width -x -d 'Output width in columns.'
@@ -193,8 +193,8 @@ complete -c leafexplain -n '__leafexplain_at ""' -l no-redact -d 'Show tokens, k
 
 # leafexplain explain
 complete -c leafexplain -n '__leafexplain_at "explain"' -l file -s f -r -F -d 'Read this file (- for stdin).'
-complete -c leafexplain -n '__leafexplain_at "explain"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
-complete -c leafexplain -n '__leafexplain_at "explain"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "explain"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
+complete -c leafexplain -n '__leafexplain_at "explain"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l width -x -d 'Output width in columns.'
@@ -210,8 +210,8 @@ complete -c leafexplain -n '__leafexplain_at "explain"' -l no-redact -d 'Show to
 complete -c leafexplain -n '__leafexplain_at "explain"' -l help -s h -d 'Show this message and exit.'
 
 # leafexplain demo
-complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
-complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l width -x -d 'Output width in columns.'
@@ -227,8 +227,8 @@ complete -c leafexplain -n '__leafexplain_at "demo"' -l no-redact -d 'Show token
 complete -c leafexplain -n '__leafexplain_at "demo"' -l help -s h -d 'Show this message and exit.'
 
 # leafexplain run
-complete -c leafexplain -n '__leafexplain_at "run"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
-complete -c leafexplain -n '__leafexplain_at "run"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
+complete -c leafexplain -n '__leafexplain_at "run"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "run"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l width -x -d 'Output width in columns.'
@@ -245,8 +245,8 @@ complete -c leafexplain -n '__leafexplain_at "run"' -l help -s h -d 'Show this m
 complete -c leafexplain -n '__leafexplain_at "run" 0+' -a '(__leafexplain_command_line)'
 
 # leafexplain show
-complete -c leafexplain -n '__leafexplain_at "show"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
-complete -c leafexplain -n '__leafexplain_at "show"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "show"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
+complete -c leafexplain -n '__leafexplain_at "show"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "show"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "show"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "show"' -l width -x -d 'Output width in columns.'
@@ -260,8 +260,8 @@ complete -c leafexplain -n '__leafexplain_at "list"' -l repo -x -a '(__leafexpla
 complete -c leafexplain -n '__leafexplain_at "list"' -l repo -x -d 'Only records of this repository.'
 complete -c leafexplain -n '__leafexplain_at "list"' -l tag -x -a '(__leafexplain_values tags)'
 complete -c leafexplain -n '__leafexplain_at "list"' -l tag -x -d 'Only records with this tag.'
-complete -c leafexplain -n '__leafexplain_at "list"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
-complete -c leafexplain -n '__leafexplain_at "list"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "list"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
+complete -c leafexplain -n '__leafexplain_at "list"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "list"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "list"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "list"' -l width -x -d 'Output width in columns.'
@@ -271,8 +271,8 @@ complete -c leafexplain -n '__leafexplain_at "list"' -l help -s h -d 'Show this 
 
 # leafexplain search
 complete -c leafexplain -n '__leafexplain_at "search"' -l limit -s n -x -d 'How many results at most.'
-complete -c leafexplain -n '__leafexplain_at "search"' -l format -s F -x -a 'auto rich plain json markdown github sarif'
-complete -c leafexplain -n '__leafexplain_at "search"' -l format -s F -x -d 'Output format; auto is rich on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "search"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
+complete -c leafexplain -n '__leafexplain_at "search"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
 complete -c leafexplain -n '__leafexplain_at "search"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "search"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "search"' -l width -x -d 'Output width in columns.'

@@ -145,7 +145,7 @@ def calls_to(name: str) -> dict[str, list[str]]:
 
 
 def test_one_place_builds_the_rich_console() -> None:
-    assert set(calls_to("Console")) == {"leafexplain.render.console"}
+    assert set(calls_to("Console")) == {"leafexplain.render.formats.rich_console"}
 
 
 def test_terminal_facts_are_read_in_env_only() -> None:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from leafexplain.render.highlight import COMMENT, FUNCTION, KEYWORD, NUMBER, STRING, TYPE, highlight
+from leafexplain.render.formats.highlight import COMMENT, FUNCTION, KEYWORD, NUMBER, STRING, TYPE, highlight
 from tests.conftest import OUTPUTS, Isolated
 
 JSON_DECODE = str(OUTPUTS / "python" / "json-decode.txt")

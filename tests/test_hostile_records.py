@@ -16,9 +16,10 @@ from leafexplain.models import Record
 from leafexplain.records import load_paths
 from leafexplain.records.patterns import compile_pattern
 from leafexplain.records.schema import validate_record
-from leafexplain.render.document import MAX_ITEMS, MAX_TEXT_CHARS, REFUSED_LINK, record_view
-from leafexplain.render.markdown import render_markdown
-from leafexplain.render.plain import render_plain
+from leafexplain.render.document import MAX_ITEMS, REFUSED_LINK, record_view
+from leafexplain.render.fitting import MAX_TEXT_CHARS
+from leafexplain.render.formats.markdown import render_markdown
+from leafexplain.render.formats.plain import render_plain
 from tests.conftest import SEED_ID, Isolated, make_record, seed_record
 from tests.conftest import write_records as write
 from tests.hostile import VALID_HOSTILE, assert_terminal_safe, render_rich

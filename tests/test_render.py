@@ -27,8 +27,8 @@ FORMATS = {
     "plain": ["--format", "plain"],
     "markdown": ["--format", "markdown"],
     "json": ["--format", "json"],
-    "rich-color": ["--format", "rich", "--color", "always"],
-    "rich-nocolor": ["--format", "rich", "--color", "never"],
+    "terminal-color": ["--format", "terminal", "--color", "always"],
+    "terminal-nocolor": ["--format", "terminal", "--color", "never"],
     "github": ["--format", "github"],
     "sarif": ["--format", "sarif"],
 }
@@ -57,7 +57,7 @@ def test_golden(case: str, fmt: str, cli) -> None:
     if os.environ.get("LEAFEXPLAIN_UPDATE_GOLDEN"):
         golden.write_text(stable(result.stdout), encoding="utf-8", newline="")
     assert stable(result.stdout) == golden.read_text(encoding="utf-8")
-    if fmt != "rich-color":
+    if fmt != "terminal-color":
         assert not ESCAPES.search(result.stdout), "no escape codes without colour"
     else:
         assert ESCAPES.search(result.stdout)

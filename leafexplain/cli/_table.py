@@ -23,7 +23,7 @@ EXPLAIN_OPTIONS = {
     "--color": {"choices": ("auto", "always", "never"), "dest": "color", "kind": "choice", "multiple": False},
     "--file": {"dest": "file", "kind": "text", "multiple": False},
     "--format": {
-        "choices": ("auto", "rich", "plain", "json", "markdown", "github", "sarif"),
+        "choices": ("auto", "terminal", "plain", "json", "markdown", "github", "sarif", "rich"),
         "dest": "fmt",
         "kind": "choice",
         "multiple": False,
@@ -38,7 +38,7 @@ EXPLAIN_OPTIONS = {
     "--verbose": {"dest": "verbose", "kind": "flag", "multiple": False},
     "--width": {"dest": "width", "kind": "int", "max": 1000, "min": 20, "multiple": False},
     "-F": {
-        "choices": ("auto", "rich", "plain", "json", "markdown", "github", "sarif"),
+        "choices": ("auto", "terminal", "plain", "json", "markdown", "github", "sarif", "rich"),
         "dest": "fmt",
         "kind": "choice",
         "multiple": False,

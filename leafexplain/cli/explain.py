@@ -91,7 +91,7 @@ def run_explain(env: Environment, opts: Options) -> int:
     from leafexplain import session
     from leafexplain.intake.reading import InputError, input_chunks
     from leafexplain.match import Matcher
-    from leafexplain.render.explanation import write_explanation
+    from leafexplain.render.commands import write_explanation
 
     if opts.no_redact:
         env = env.replace(redact=False)  # the diagnostics on stderr as they came, too
@@ -141,7 +141,7 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     from leafexplain import session
     from leafexplain.cli.guard import StatusKept, settle
     from leafexplain.intake.process import EXIT_CANNOT_RUN, EXIT_NOT_FOUND, child_environment, run_and_scan
-    from leafexplain.render.explanation import write_actions, write_run
+    from leafexplain.render.commands import write_actions, write_run
 
     if opts.no_redact:
         env = env.replace(redact=False)  # the diagnostics on stderr as they came, too

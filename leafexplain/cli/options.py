@@ -19,9 +19,9 @@ import typer
 
 from leafexplain.cli.explain import Options
 from leafexplain.env import MAX_WIDTH, MIN_WIDTH
-from leafexplain.render import FORMAT_CHOICES
+from leafexplain.render import FORMAT_ALIASES, FORMAT_CHOICES
 
-FormatName = Enum("FormatName", {name: name for name in FORMAT_CHOICES}, type=str)  # type: ignore[misc]
+FormatName = Enum("FormatName", {name: name for name in (*FORMAT_CHOICES, *FORMAT_ALIASES)}, type=str)  # type: ignore[misc]
 
 
 class ColorName(str, Enum):
@@ -49,7 +49,7 @@ SHARED: dict[str, tuple[Any, Any]] = {
     "fmt": (
         Annotated[
             FormatName,
-            typer.Option("--format", "-F", help="Output format; auto is rich on a terminal, plain otherwise."),
+            typer.Option("--format", "-F", help="Output format; auto is terminal on a terminal, plain otherwise."),
         ],
         FormatName.auto,  # type: ignore[attr-defined]
     ),

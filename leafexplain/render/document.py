@@ -1,4 +1,8 @@
-"""A neutral view of what to show for each event or record; every format renders this view."""
+"""The long view (`--full`, `show`): everything to say of an event or a record, in sections of blocks.
+
+A View holds no width or colour; every format writes it in its own way. The default view, one
+screen per error, is `render/brief.py`'s.
+"""
 
 from __future__ import annotations
 
@@ -17,8 +21,9 @@ from leafexplain.models import (
     Snippet,
 )
 from leafexplain.named import NamedTuple
-from leafexplain.render.words import match_words, near_words
-from leafexplain.text import clean_line, safe_link
+from leafexplain.render.fitting import safe
+from leafexplain.render.naming import match_words, near_words
+from leafexplain.text import safe_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up
 if TYPE_CHECKING:
@@ -27,12 +32,13 @@ if TYPE_CHECKING:
     from leafexplain.render import Style
 
     BlockKind = Literal["text", "bullets", "numbered", "code", "snippet", "link"]
-MAX_TEXT_CHARS = 4000  # a giant field from a foreign record is cut, with a note
 MAX_ITEMS = 50  # ... and so is a giant list (solutions, tips, tags)
 REFUSED_LINK = "(link not shown: only https:// links without credentials are)"
 
 
 class Block(NamedTuple):
+    """A piece of a section: text, a list, code, a numbered snippet of a file, or a link."""
+
     kind: BlockKind
     text: str = ""
     items: tuple[str, ...] = ()
@@ -41,7 +47,21 @@ class Block(NamedTuple):
     highlight_line: int | None = None
 
 
+def snippet_lines(block: Block, indent: str) -> list[str]:
+    """A snippet block as text: each line numbered, the block's line marked with `>`."""
+    lines = block.text.split("\n")
+    last = block.first_line + len(lines) - 1
+    digits = len(str(last))
+    out = []
+    for n, line in enumerate(lines, start=block.first_line):
+        mark = ">" if n == block.highlight_line else " "
+        out.append(f"{indent}{mark} {n:>{digits}} | {line}".rstrip())
+    return out
+
+
 class Section(NamedTuple):
+    """A titled part of the long view (`What it means`, `How to fix it`, ...)."""
+
     title: str
     blocks: tuple[Block, ...]
 
@@ -56,19 +76,6 @@ class View(NamedTuple):
     sections: tuple[Section, ...]
     explained: bool
     url: str | None = None
-
-
-def safe(text: str | None, limit: int = MAX_TEXT_CHARS, *, keep_tabs: bool = False) -> str:
-    """Text fit for a terminal: no escape sequences or control characters, bounded length.
-
-    An error message keeps its tabs so that matched-span offsets still point at the right text.
-    """
-    if not text:
-        return ""
-    cut = len(text) > limit
-    lines = (clean_line(line) for line in text[:limit].split("\n"))
-    body = "\n".join(lines if keep_tabs else (line.replace("\t", "    ") for line in lines))
-    return body + f"\n[… {len(text) - limit} more characters not shown]" if cut else body
 
 
 def format_frame(frame: Frame) -> str:
