@@ -35,21 +35,21 @@ MUTATIONS = [
     ),
     (
         "M02 safe() cleans record text",
-        "leafexplain/render/document.py",
+        "leafexplain/render/fitting.py",
         'lines = (clean_line(line) for line in text[:limit].split("\\n"))',
         'lines = (line for line in text[:limit].split("\\n"))',
         [T + "test_hostile_records.py::test_escape_sequences_in_a_record_never_reach_the_terminal"],
     ),
     (
         "M03 warnings are printable",
-        "leafexplain/render/__init__.py",
+        "leafexplain/render/streams.py",
         'f"leafexplain: {printable(message)}\\n"',
         'f"leafexplain: {message}\\n"',
         [T + "test_hostile_records.py::test_hostile_file_names_and_fields_in_warnings_validate_and_verify"],
     ),
     (
         "M04 explain's warnings are printable",
-        "leafexplain/render/__init__.py",
+        "leafexplain/render/streams.py",
         'f"leafexplain: {printable(message)}\\n"',
         'f"leafexplain: {message}\\n"',
         [T + "test_hostile_input.py::test_escape_sequences_in_arguments_and_file_names"],
@@ -77,14 +77,14 @@ MUTATIONS = [
     ),
     (
         "M08 rich links checked",
-        "leafexplain/render/rich_view.py",
+        "leafexplain/render/formats/terminal_rich.py",
         "    link = safe_link(block.text)\n",
         "    link = block.text\n",
         [T + "test_hostile_records.py::test_the_renderers_check_links_themselves"],
     ),
     (
         "M09 markdown links checked",
-        "leafexplain/render/markdown.py",
+        "leafexplain/render/formats/markdown.py",
         'return f"<{block.text}>" if safe_link(block.text) else',
         'return f"<{block.text}>" if block.text.startswith("https://") else',
         [T + "test_hostile_records.py::test_the_renderers_check_links_themselves"],
@@ -105,7 +105,7 @@ MUTATIONS = [
     ),
     (
         "M12 text cut with a note",
-        "leafexplain/render/document.py",
+        "leafexplain/render/fitting.py",
         "    cut = len(text) > limit\n",
         "    cut, limit = False, len(text)\n",
         [T + "test_hostile_records.py::test_giant_fields_are_cut_in_rendering_with_a_note"],
@@ -261,14 +261,14 @@ MUTATIONS = [
     ),
     (
         "M32 internal error printable",
-        "leafexplain/render/__init__.py",
+        "leafexplain/render/streams.py",
         "{printable(redact(f'{type(exc).__name__}: {exc}'))}",
         "{redact(f'{type(exc).__name__}: {exc}')}",
         [T + "test_faults.py::test_an_internal_error_quoting_hostile_text_stays_one_printable_line"],
     ),
     (
         "M33 usage errors printable",
-        "leafexplain/render/__init__.py",
+        "leafexplain/render/streams.py",
         'env.stderr.write("".join(printable(redact(line)) + "\\n" for line in text.splitlines()))',
         "env.stderr.write(text)",
         [T + "test_hostile_input.py::test_escape_sequences_in_arguments_and_file_names"],
@@ -282,7 +282,7 @@ MUTATIONS = [
     ),
     (
         "M35 rich's closed pipe is 141",
-        "leafexplain/render/console.py",
+        "leafexplain/render/formats/rich_console.py",
         "    return PipeAwareConsole(\n",
         "    return Console(\n",
         [T + "test_faults.py::test_a_reader_that_goes_away_ends_the_run_quietly"],
@@ -317,7 +317,7 @@ MUTATIONS = [
     ),
     (
         "M40 JSON is ASCII",
-        "leafexplain/render/json_out.py",
+        "leafexplain/render/formats/json_out.py",
         "ensure_ascii=True",
         "ensure_ascii=False",
         [T + "test_hostile_records.py::test_escape_sequences_in_a_record_never_reach_the_terminal"],
@@ -449,7 +449,7 @@ MUTATIONS += [
     ),
     (
         "M57 a command to copy is quoted",
-        "leafexplain/render/summary.py",
+        "leafexplain/render/naming.py",
         "show {shlex.quote(record_id)}",
         "show {record_id}",
         [T + "test_identifying_fields.py::test_a_command_to_copy_is_quoted_for_the_shell"],
@@ -584,7 +584,7 @@ MUTATIONS += [
     ),
     (
         "M75 rich reads no size itself",
-        "leafexplain/render/console.py",
+        "leafexplain/render/formats/rich_console.py",
         "        _environ={k: v for k, v in env.environ.items() if k not in _SIZES},\n",
         "        _environ=dict(env.environ),\n",
         [E + "test_any_columns_renders_within_bounds"],
@@ -706,7 +706,7 @@ MUTATIONS += [
     ),
     (
         "M90 stderr lines are redacted",
-        "leafexplain/render/__init__.py",
+        "leafexplain/render/streams.py",
         "    if env.redact:\n        from leafexplain.redact import redact\n\n        message = redact(message)\n",
         "",
         [

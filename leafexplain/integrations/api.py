@@ -57,7 +57,7 @@ def render(
     source: bool = False,
     root: str | None = None,
 ) -> str:
-    """The report as text: `plain`, `markdown`, `json`, `github`, `sarif` or `rich` (with colour when asked).
+    """The report as text: `plain`, `markdown`, `json`, `github`, `sarif` or `terminal` (with colour when asked).
 
     `source` adds the user's code and the library source as installed on this machine (relative
     paths tried against `root`, then the current folder), as `leafexplain explain` does.

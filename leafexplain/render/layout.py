@@ -44,8 +44,9 @@ INDENT = "  "
 GUTTER = 11  # labels (`matched:`, `why:`, `before:`) in a column of their own, text beside them
 
 # What a card shows beyond its required parts, in the order it is given room: a part and how much of it.
-# A part not shown yet appears at that size or not at all (an example of one line more than asked is shown
-# whole: the note `… 1 more line` would take that row); a part shown grows a unit at a time while it fits.
+# A part appears at its first step, at that size, or not at all (an example one line longer is shown whole:
+# the note `… 1 more line` would take that row); at a later step, a part shown grows a line or a fix at a
+# time while it fits.
 PRIORITIES: tuple[tuple[str, int], ...] = (
     ("fixes", 2),
     ("example", MIN_EXAMPLE_LINES),
@@ -293,13 +294,22 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
         return context if amount else your_line  # "context"
 
     there = {"fixes": len(fixes), "example": len(first.example), "context": int(len(context) > len(your_line))}
-    amounts = {"fixes": min(len(fixes), 1), "example": 0, "context": 0}  # the first fix is required
+    required = total_rows(top + why + source + others + later + more, width)
+    shown = _kept_by_priority(drawn, there, required, width)
+    return top + shown["context"] + why + shown["fixes"] + shown["example"] + source + others + later + more
+
+
+def _kept_by_priority(
+    drawn: Callable[[str, int], list[Line]], there: dict[str, int], required: int, width: int
+) -> dict[str, list[Line]]:
+    """The rows of each part of PRIORITIES (`drawn(part, amount)`), as much of each as the screen holds once
+    the `required` rows are counted: the first fix is required, the rest given room in PRIORITIES' order."""
+    amounts = {"fixes": min(there["fixes"], 1), "example": 0, "context": 0}
     shown = {part: drawn(part, amount) for part, amount in amounts.items()}
-    fixed_rows = total_rows(top + why + source + others + later + more, width)
 
     def room_for(part: str, lines: list[Line]) -> bool:
-        others_rows = sum(total_rows(rows_, width) for name, rows_ in shown.items() if name != part)
-        return fixed_rows + others_rows + total_rows(lines, width) <= SCREEN_ROWS
+        beside = sum(total_rows(rows_, width) for name, rows_ in shown.items() if name != part)
+        return required + beside + total_rows(lines, width) <= SCREEN_ROWS
 
     stepped: set[str] = set()
     for part, wanted in PRIORITIES:
@@ -315,7 +325,7 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
             if not room_for(part, lines):
                 break
             amounts[part], shown[part] = amounts[part] + 1, lines
-    return top + shown["context"] + why + shown["fixes"] + shown["example"] + source + others + later + more
+    return shown
 
 
 def report_cards(
