@@ -91,14 +91,14 @@ MUTATIONS = [
     ),
     (
         "M10 document refuses links",
-        "leafexplain/render/document.py",
+        "leafexplain/render/sections.py",
         'return Block("link", link) if link else Block("text", REFUSED_LINK)',
         'return Block("link", url or "")',
         [T + "test_hostile_records.py::test_a_link_that_is_not_plain_https_is_refused_and_never_rendered"],
     ),
     (
         "M11 list items capped",
-        "leafexplain/render/document.py",
+        "leafexplain/render/sections.py",
         "for i in present[:MAX_ITEMS])",
         "for i in present)",
         [T + "test_hostile_records.py::test_giant_fields_are_cut_in_rendering_with_a_note"],

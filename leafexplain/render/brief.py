@@ -14,9 +14,10 @@ from collections.abc import Callable, Sequence
 
 from leafexplain.models import Candidate, ErrorEvent, Finding, Located, Record, Report, Snippet
 from leafexplain.named import NamedTuple
-from leafexplain.render.document import format_frame, other_line
+from leafexplain.render.document import format_frame
 from leafexplain.render.fitting import code_only, first_sentences, one_line, safe, shorten
 from leafexplain.render.naming import confidence_words, library, match_words, near_words, show_command
+from leafexplain.render.sections import other_line
 from leafexplain.text import safe_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up

@@ -6,9 +6,10 @@ from collections.abc import Iterable
 
 from leafexplain.env import Environment
 from leafexplain.models import Record, Report
-from leafexplain.render.document import Block, View, record_view, report_views, snippet_lines
+from leafexplain.render.document import View, record_view, report_views
 from leafexplain.render.fitting import CUT, indented_prose
 from leafexplain.render.layout import Line, render_cards
+from leafexplain.render.sections import Block, snippet_lines
 from leafexplain.render.streams import emit
 from leafexplain.render.style import Row, Style
 from leafexplain.render.tables import table_cells, table_headers

@@ -14,8 +14,9 @@ from rich.text import Text
 
 from leafexplain.env import Environment
 from leafexplain.models import Record, Report
-from leafexplain.render.document import Block, View, record_view, report_views
+from leafexplain.render.document import View, record_view, report_views
 from leafexplain.render.formats.rich_console import make_console
+from leafexplain.render.sections import Block
 from leafexplain.render.style import Row
 from leafexplain.render.style import Style as Options
 from leafexplain.render.tables import table_cells, table_headers
