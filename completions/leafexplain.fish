@@ -177,7 +177,7 @@ complete -c leafexplain -n '__leafexplain_at ""' -l version -s V -d 'Print the v
 complete -c leafexplain -n '__leafexplain_at ""' -l help -s h -d 'Show this message and exit.'
 complete -c leafexplain -n '__leafexplain_at ""' -l file -s f -r -F -d 'Read this file (- for stdin).'
 complete -c leafexplain -n '__leafexplain_at ""' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
-complete -c leafexplain -n '__leafexplain_at ""' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at ""' -l format -s F -x -d 'Output format (terminal: colour and one screen per error, for a person at a...'
 complete -c leafexplain -n '__leafexplain_at ""' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at ""' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at ""' -l width -x -d 'Output width in columns.'
@@ -194,7 +194,7 @@ complete -c leafexplain -n '__leafexplain_at ""' -l no-redact -d 'Show tokens, k
 # leafexplain explain
 complete -c leafexplain -n '__leafexplain_at "explain"' -l file -s f -r -F -d 'Read this file (- for stdin).'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
-complete -c leafexplain -n '__leafexplain_at "explain"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "explain"' -l format -s F -x -d 'Output format (terminal: colour and one screen per error, for a person at a...'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "explain"' -l width -x -d 'Output width in columns.'
@@ -211,7 +211,7 @@ complete -c leafexplain -n '__leafexplain_at "explain"' -l help -s h -d 'Show th
 
 # leafexplain demo
 complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
-complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "demo"' -l format -s F -x -d 'Output format (terminal: colour and one screen per error, for a person at a...'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "demo"' -l width -x -d 'Output width in columns.'
@@ -228,7 +228,7 @@ complete -c leafexplain -n '__leafexplain_at "demo"' -l help -s h -d 'Show this 
 
 # leafexplain run
 complete -c leafexplain -n '__leafexplain_at "run"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
-complete -c leafexplain -n '__leafexplain_at "run"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "run"' -l format -s F -x -d 'Output format (terminal: colour and one screen per error, for a person at a...'
 complete -c leafexplain -n '__leafexplain_at "run"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "run"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "run"' -l width -x -d 'Output width in columns.'
@@ -246,7 +246,7 @@ complete -c leafexplain -n '__leafexplain_at "run" 0+' -a '(__leafexplain_comman
 
 # leafexplain show
 complete -c leafexplain -n '__leafexplain_at "show"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
-complete -c leafexplain -n '__leafexplain_at "show"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "show"' -l format -s F -x -d 'Output format (terminal: colour and one screen per error, for a person at a...'
 complete -c leafexplain -n '__leafexplain_at "show"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "show"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "show"' -l width -x -d 'Output width in columns.'
@@ -261,7 +261,7 @@ complete -c leafexplain -n '__leafexplain_at "list"' -l repo -x -d 'Only records
 complete -c leafexplain -n '__leafexplain_at "list"' -l tag -x -a '(__leafexplain_values tags)'
 complete -c leafexplain -n '__leafexplain_at "list"' -l tag -x -d 'Only records with this tag.'
 complete -c leafexplain -n '__leafexplain_at "list"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
-complete -c leafexplain -n '__leafexplain_at "list"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "list"' -l format -s F -x -d 'Output format (terminal: colour and one screen per error, for a person at a...'
 complete -c leafexplain -n '__leafexplain_at "list"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "list"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "list"' -l width -x -d 'Output width in columns.'
@@ -272,7 +272,7 @@ complete -c leafexplain -n '__leafexplain_at "list"' -l help -s h -d 'Show this 
 # leafexplain search
 complete -c leafexplain -n '__leafexplain_at "search"' -l limit -s n -x -d 'How many results at most.'
 complete -c leafexplain -n '__leafexplain_at "search"' -l format -s F -x -a 'auto terminal plain json markdown github sarif rich'
-complete -c leafexplain -n '__leafexplain_at "search"' -l format -s F -x -d 'Output format; auto is terminal on a terminal, plain otherwise.'
+complete -c leafexplain -n '__leafexplain_at "search"' -l format -s F -x -d 'Output format (terminal: colour and one screen per error, for a person at a...'
 complete -c leafexplain -n '__leafexplain_at "search"' -l color -x -a 'auto always never'
 complete -c leafexplain -n '__leafexplain_at "search"' -l color -x -d 'Colour; auto uses it on a terminal unless NO_COLOR is set.'
 complete -c leafexplain -n '__leafexplain_at "search"' -l width -x -d 'Output width in columns.'

@@ -49,7 +49,12 @@ SHARED: dict[str, tuple[Any, Any]] = {
     "fmt": (
         Annotated[
             FormatName,
-            typer.Option("--format", "-F", help="Output format; auto is terminal on a terminal, plain otherwise."),
+            typer.Option(
+                "--format",
+                "-F",
+                help="Output format (terminal: colour and one screen per error, for a person at a terminal; rich is"
+                " its old name); auto is terminal on a terminal, plain otherwise.",
+            ),
         ],
         FormatName.auto,  # type: ignore[attr-defined]
     ),
