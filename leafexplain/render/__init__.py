@@ -1,8 +1,8 @@
 """Every output is built here: a report, a record or a table in the chosen format, and diagnostics on stderr.
 
 This is the package's face: what the commands, the integrations and authoring call. Inside it:
-- what to say: `brief` (the default view, per error), `document` (the long view), `naming` (records,
-  matches and errors in words), `tables` (a record table's cells);
+- what to say: `brief` (the default view, per error), `document` and `sections` (the long view),
+  `naming` (records, matches and errors in words), `tables` (a record table's cells);
 - `fitting`: text made safe and fitted to a width, for every format;
 - `layout`: the default view laid out to one screen (rows counted, parts kept by priority);
 - `formats/`: the formats, siblings behind one protocol, named in `formats.FORMATS`;
