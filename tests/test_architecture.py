@@ -144,7 +144,7 @@ def calls_to(name: str) -> dict[str, list[str]]:
 
 
 def test_one_place_builds_the_rich_console() -> None:
-    assert set(calls_to("Console")) == {"leafexplain.render.console"}
+    assert set(calls_to("Console")) == {"leafexplain.render.formats.rich_console"}
 
 
 def test_terminal_facts_are_read_in_env_only() -> None:
@@ -323,9 +323,9 @@ def test_explaining_a_panic_loads_none_of_the_slow_standard_modules(tmp_path: Pa
     ids=["rust-color-always", "python-on-a-terminal"],
 )
 def test_the_colour_view_loads_neither_rich_nor_pygments(tmp_path: Path, args: list[str], tty: bool) -> None:
-    """The default view in colour, what a person sees after every failing build, is written by render/ansi.py:
-    rich (about 20 ms to import) and pygments (16 ms more with its lexer) are for --full, show and the tables;
-    nor the slow standard modules the JSON run does without."""
+    """The default view in colour, what a person sees after every failing build, is written by
+    render/formats/terminal.py: rich (about 20 ms to import) and pygments (16 ms more with its lexer) are for
+    --full, show and the tables; nor the slow standard modules the JSON run does without."""
     panic = str(ROOT / "tests" / "corpus" / "outputs" / args[-1])
     slow = ",".join(("rich", "pygments", "typer", "click", *SLOW_TO_IMPORT))
     command = [sys.executable, "-c", PROBE_MODULES, slow, *args[:-1], panic]

@@ -28,7 +28,7 @@ LISTS = {
     "repos": ["acme/gadgets", "acme/widgets", "other/thing"],
     "tags": ["autodiff", "autograd", "shapes"],
 }
-FORMATS = ["auto", "rich", "plain", "json", "markdown", "github", "sarif"]
+FORMATS = ["auto", "terminal", "plain", "json", "markdown", "github", "sarif", "rich"]  # rich: the alias of terminal
 
 
 @functools.cache
@@ -416,7 +416,7 @@ def test_powershell_script_registers_a_native_completer_with_the_whole_tree() ->
         for option in command.options:
             for flag in option.flags:
                 assert f"@('{flag}', " in text
-    assert "$optionValues.Add('show --format', 'choice auto rich plain json markdown github sarif')" in text
+    assert "$optionValues.Add('show --format', 'choice auto terminal plain json markdown github sarif rich')" in text
     assert "$optionValues.Add('list --repo', 'list repos')" in text
     assert "@('list ids slugs', $false)" in text  # show ID|SLUG
     assert "'leafexplain') 'complete'" in text and "& leafexplain __complete $kind" in text
