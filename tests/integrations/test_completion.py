@@ -29,7 +29,8 @@ LISTS = {
     "repos": ["acme/gadgets", "acme/widgets", "other/thing"],
     "tags": ["autodiff", "autograd", "shapes"],
 }
-FORMATS = ["auto", "terminal", "plain", "json", "markdown", "github", "sarif"]  # rich, the old name of terminal, is accepted, not offered
+# `rich`, the old name of terminal, is accepted by --format but not offered.
+FORMATS = ["auto", "terminal", "plain", "json", "markdown", "github", "sarif"]
 
 
 @functools.cache
