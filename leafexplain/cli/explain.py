@@ -136,7 +136,7 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     """
     from leafexplain import session
     from leafexplain.cli.guard import StatusKept, settle
-    from leafexplain.render.commands import write_actions, write_run
+    from leafexplain.render.commands import write_actions, write_run, write_signal
 
     if opts.no_redact:
         env = env.replace(redact=False)  # the diagnostics on stderr as they came, too
@@ -155,7 +155,9 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
         # The records load silently here, as they always have for `run`: no bar, no warnings among its output.
         report = session.explain_request(_request(ran.collected, opts, env, session.Callbacks()))
         if not (in_actions and opts.fmt == "github"):  # the annotations on stdout say it already
-            write_run(report, explaining, opts.style, ran.exit_code)
+            write_run(report, explaining, opts.style, ran.exit_code, ran.signal)
+        else:
+            write_signal(explaining, ran.signal, ran.exit_code)
         if in_actions:
             write_actions(report, env, command_line(argv, redact=not opts.no_redact), ran.exit_code)
         settle(env)  # here: an output that cannot be written (`2>/dev/full`) must not take the command's status

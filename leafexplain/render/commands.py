@@ -21,18 +21,63 @@ def write_explanation(report: Report, env: Environment, style: Style) -> None:
     write(report, env, style)
 
 
-def write_run(report: Report, env: Environment, style: Style, exit_code: int) -> None:
+# What to run next after a crash: the frames it died in, or the core it left.
+_AFTER_A_CRASH = (
+    "; for its frames run Python with `python -X faulthandler`, Rust with RUST_BACKTRACE=1; for a core dump"
+    " to read, `ulimit -c unlimited` before the run, then `coredumpctl debug`"
+)
+# The signal that ended `run`'s command: what it says happened, and what to do about it.
+SIGNAL_MEANINGS = {
+    "SIGKILL": (
+        "was killed by SIGKILL",
+        ", most often by the kernel's out-of-memory killer; to confirm: `dmesg | grep -i -E 'killed process|out of"
+        " memory'` (or `journalctl -k`)",
+    ),
+    "SIGSEGV": ("crashed with SIGSEGV", ", a segmentation fault" + _AFTER_A_CRASH),
+    "SIGABRT": ("aborted with SIGABRT", _AFTER_A_CRASH),
+    "SIGBUS": ("crashed with SIGBUS", ", a bus error" + _AFTER_A_CRASH),
+    "SIGILL": ("crashed with SIGILL", ", an illegal instruction (built for another CPU?)" + _AFTER_A_CRASH),
+    "SIGFPE": ("crashed with SIGFPE", ", an arithmetic error (an integer divided by zero)" + _AFTER_A_CRASH),
+    "SIGTERM": ("was ended by SIGTERM", ": something asked it to stop (a timeout, the job's scheduler, `kill`)"),
+}
+# Ctrl-C and a reader gone (`| head`): the user's own doing, said by the exit code alone.
+QUIET_SIGNALS = frozenset({"SIGINT", "SIGPIPE"})
+
+
+def signal_line(signal: str, exit_code: int) -> str | None:
+    """The one line saying which signal ended `run`'s command and what to do next; None for a quiet one."""
+    if signal in QUIET_SIGNALS:
+        return None
+    what, next_step = SIGNAL_MEANINGS.get(signal, (f"was ended by {signal}", ""))
+    return f"the command {what} (exit {exit_code}){next_step}"
+
+
+def write_signal(env: Environment, signal: str | None, exit_code: int) -> None:
+    """`run`: the line for the signal that ended the command, if one did."""
+    line = signal_line(signal, exit_code) if signal else None
+    if line is not None:
+        warn(env, line)
+
+
+def write_run(report: Report, env: Environment, style: Style, exit_code: int, signal: str | None = None) -> None:
     """`run`: what `explain` shows for the command's output; a line for a failure without an error in it,
-    nothing for a run that went well (a document format: the document, whatever happened)."""
+    nothing for a run that went well (a document format: the document, whatever happened); after it, the
+    line for the signal that ended the command (not in a document format: the document is the whole output)."""
     if not report.findings and style.format not in DOCUMENT_FORMATS:
-        if exit_code != 0:
+        if signal_line(signal, exit_code) if signal else None:
+            write_signal(env, signal, exit_code)  # what failed, said once
+        elif exit_code != 0:
             warn(env, f"the command failed (exit {exit_code}); no Rust panic or Python traceback in its output")
         return
-    if style.format in DOCUMENT_FORMATS or style.format == "github":
-        write(report, env, style)  # every error: a tool reads them, an unexplained one is a warning annotation
+    if style.format in DOCUMENT_FORMATS:
+        write(report, env, style)  # a tool reads it
         return
-    env.stdout.write("\n")  # apart from the command's own last line
-    write_explanation(report, env, style)
+    if style.format == "github":
+        write(report, env, style)  # every error: an unexplained one is a warning annotation
+    else:
+        env.stdout.write("\n")  # apart from the command's own last line
+        write_explanation(report, env, style)
+    write_signal(env, signal, exit_code)
 
 
 def write_actions(report: Report, env: Environment, command: str, exit_code: int) -> None:

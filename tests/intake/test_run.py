@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from leafexplain.env import Environment
-from leafexplain.intake.process import FORCE_COLOR_ENV, EventCollector, child_environment, exit_code
+from leafexplain.intake.process import FORCE_COLOR_ENV, EventCollector, child_environment, ending_signal, exit_code
 from tests.conftest import CORPUS, SEED_ID, Isolated, leafexplain_command
 
 COLOR_VARS = (*FORCE_COLOR_ENV, "PYTHONUNBUFFERED", "NO_COLOR")
@@ -202,6 +202,40 @@ def test_exit_codes_of_the_command(tmp_path: Path) -> None:
     assert wrap(env=env).returncode == 2
 
 
+def test_a_child_killed_by_sigkill_keeps_137_and_one_line_names_the_signal_and_its_usual_cause(tmp_path: Path) -> None:
+    killed = wrap(
+        sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)", env=plain_env(tmp_path)
+    )
+    assert killed.returncode == 137
+    [line] = killed.stderr.decode().splitlines()
+    assert line.startswith("leafexplain: the command was killed by SIGKILL (exit 137)")
+    assert "out-of-memory killer" in line and "dmesg | grep -i -E 'killed process|out of memory'" in line
+
+
+def test_a_crash_is_explained_and_its_signal_said_after_it(tmp_path: Path) -> None:
+    """A real segfault under faulthandler: the dump is an event at the user's frame, then the signal's line
+    says what to run next; the code is the shell's, 139."""
+    script = tmp_path / "crash.py"
+    script.write_text(
+        "import ctypes\n\n\ndef read_header(address):\n    return ctypes.string_at(address)\n\n\nread_header(0)\n"
+    )
+    crashed = wrap(sys.executable, "-X", "faulthandler", str(script), env=plain_env(tmp_path))
+    assert crashed.returncode == 128 + signal.SIGSEGV
+    err = crashed.stderr.decode()
+    assert "Fatal Python error · Python · no record" in err and f"{script}:5 in read_header" in err
+    last = err.splitlines()[-1]
+    assert last.startswith("leafexplain: the command crashed with SIGSEGV (exit 139), a segmentation fault")
+    assert "python -X faulthandler" in last and "RUST_BACKTRACE=1" in last and "coredumpctl" in last
+
+
+def test_signal_lines() -> None:
+    from leafexplain.render.commands import signal_line
+
+    assert "ulimit -c unlimited" in signal_line("SIGABRT", 134)
+    assert signal_line("SIGINT", 130) is None and signal_line("SIGPIPE", 141) is None  # the user's own doing
+    assert signal_line("SIGUSR1", 138) == "the command was ended by SIGUSR1 (exit 138)"
+
+
 def test_a_background_process_holding_the_pipes_does_not_keep_us_waiting(tmp_path: Path) -> None:
     result = wrap("sh", "-c", "sleep 300 & echo $!", env=plain_env(tmp_path), timeout=60)
     os.kill(int(result.stdout), signal.SIGTERM)  # the sleep we had started, by its id
@@ -210,6 +244,8 @@ def test_a_background_process_holding_the_pipes_does_not_keep_us_waiting(tmp_pat
 
 def test_exit_code_unit() -> None:
     assert exit_code(0) == 0 and exit_code(101) == 101 and exit_code(-signal.SIGINT) == 130
+    assert ending_signal(0) is None and ending_signal(1) is None and ending_signal(-signal.SIGKILL) == "SIGKILL"
+    assert ending_signal(-(signal.SIGRTMIN + 1)) == f"signal {signal.SIGRTMIN + 1}"  # no name of its own
 
 
 def test_streams_are_scanned_apart_and_numbered_as_they_arrived() -> None:
