@@ -35,6 +35,7 @@ FAULTHANDLER = "Fatal Python error: "
 # one search per word rather than a look at each line.
 _CLUES = (TERMINATE, FAULTHANDLER, "fatal runtime error: ", " aborting.", "(core dumped)", "Killed", "Aborted")
 _CLUES += ("Segmentation fault", "Bus error", "Illegal instruction", "Floating point exception", "(signal: ")
+_CLUES += ("Abort trap",)
 _CLUES += ("zsh: ", "segmentation fault", "killed", "abort")  # zsh's words, and its job line's
 MAX_WHAT_LINES = 40  # a `what():` over several lines (torch's c10::Error and its `Exception raised from`)
 MAX_DUMP_LINES = 400  # a faulthandler dump: every thread's stack, each at most 100 frames
@@ -47,6 +48,7 @@ SIGNAL_WORDS = {
     "Bus error": "SIGBUS",
     "Illegal instruction": "SIGILL",
     "Floating point exception": "SIGFPE",
+    "Abort trap": "SIGABRT",  # macOS
     "segmentation fault": "SIGSEGV",
     "killed": "SIGKILL",
     "abort": "SIGABRT",
@@ -57,11 +59,13 @@ SIGNAL_WORDS = {
 # faulthandler's name of a fatal signal: the shell's line that follows the dump says the same signal.
 FAULTHANDLER_SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS"}
 FAULTHANDLER_SIGNALS |= {"Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
-_BASH_NAMES = "Segmentation fault|Killed|Aborted|Bus error|Illegal instruction|Floating point exception"
+_BASH_NAMES = "Segmentation fault|Killed|Aborted|Bus error|Illegal instruction|Floating point exception|Abort trap"
 _ZSH_NAMES = "segmentation fault|killed|abort|bus error|illegal hardware instruction|floating point exception"
-# Alone on its line (sh, or bash's foreground job), or bash's `script: line N: PID Name  (core dumped) command`.
+# Alone on its line (sh, or bash's foreground job; macOS adds the number: `Segmentation fault: 11`), or bash's
+# `script: line N: PID Name  (core dumped) command`.
 SHELL_SIGNAL = lazy_regex(
-    rf"^(?P<job>(?:\S.*: )?line \d+: +\d+ +)?(?P<name>{_BASH_NAMES})(?P<core> +\(core dumped\))?(?P<command>.*)$"
+    rf"^(?P<job>(?:\S.*: )?line \d+: +\d+ +)?(?P<name>{_BASH_NAMES})(?::\ \d+)?(?P<core> +\(core dumped\))?"
+    r"(?P<command>.*)$"
 )
 # zsh: `zsh: segmentation fault (core dumped)  ./a.out`, a job's `[1]    3950410 abort (core dumped)  ./prog`.
 ZSH_SIGNAL = lazy_regex(

@@ -153,6 +153,9 @@ def test_a_rust_abort_that_ends_a_panic_is_that_panics_end() -> None:
         ("Bus error (core dumped)", "SIGBUS", "Bus error (core dumped)"),
         ("Illegal instruction (core dumped)", "SIGILL", "Illegal instruction (core dumped)"),
         ("bash: line 1:  4242 Killed                  python train.py", "SIGKILL", "Killed"),
+        ("Segmentation fault: 11", "SIGSEGV", "Segmentation fault"),  # macOS
+        ("Abort trap: 6", "SIGABRT", "Abort trap"),
+        ("Killed: 9", "SIGKILL", "Killed"),
         ("./run.sh: line 3: 12345 Segmentation fault      (core dumped) ./prog", "SIGSEGV", None),
         ("zsh: segmentation fault (core dumped)  ./a.out", "SIGSEGV", "segmentation fault (core dumped)"),
         ("[1]    3950410 abort (core dumped)  ./speed_benchmark 1000000000 16", "SIGABRT", None),
@@ -177,6 +180,7 @@ def test_a_shells_signal_line_is_an_event_naming_the_signal(line: str, signal: s
         "The job was Killed by the scheduler, so I restarted it.\n",
         "Aborted (core dumped) is all it prints, any idea?\n",
         "Segmentation fault handler installed\n",
+        "Aborted!\n",  # click's words for a prompt left with Ctrl-C
         "     Running `target/debug/app`\nserving on :8080\nKilled by user request\n",
     ],
 )
