@@ -105,12 +105,14 @@ class Request(NamedTuple):
 
 
 class Ran(NamedTuple):
-    """A command run by `run_command`: its exit code as a shell gives it, the errors its output held, and the one
-    line saying why it could not run (None: it ran)."""
+    """A command run by `run_command`: its exit code as a shell gives it, the errors its output held, the one
+    line saying why it could not run (None: it ran), and whether its stdout, passed through, ended a line (what
+    we write on stdout next, a workflow command, must start one)."""
 
     exit_code: int
     collected: Collected = Collected()
     cannot_run: str | None = None
+    stdout_ended_line: bool = True
 
 
 # --- the conductor -------------------------------------------------------------------------------
@@ -326,4 +328,4 @@ def run_command(argv: Sequence[str], env: Environment, limits: Limits = Limits()
         return Ran(EXIT_NOT_FOUND, cannot_run=f"{argv[0]}: command not found")
     except OSError as exc:
         return Ran(EXIT_CANNOT_RUN, cannot_run=f"{argv[0]}: cannot run: {exc.strerror or exc}")
-    return Ran(outcome.exit_code, outcome.collected)
+    return Ran(outcome.exit_code, outcome.collected, stdout_ended_line=outcome.stdout_ended_line)

@@ -157,7 +157,8 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
         if not (in_actions and opts.fmt == "github"):  # the annotations on stdout say it already
             write_run(report, explaining, opts.style, ran.exit_code)
         if in_actions:
-            write_actions(report, env, command_line(argv, redact=not opts.no_redact), ran.exit_code)
+            shown = command_line(argv, redact=not opts.no_redact)
+            write_actions(report, env, shown, ran.exit_code, stdout_ended_line=ran.stdout_ended_line)
         settle(env)  # here: an output that cannot be written (`2>/dev/full`) must not take the command's status
     return ran.exit_code
 
