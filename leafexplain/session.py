@@ -106,12 +106,14 @@ class Request(NamedTuple):
 
 class Ran(NamedTuple):
     """A command run by `run_command`: its exit code as a shell gives it, the errors its output held, the one
-    line saying why it could not run (None: it ran), and the signal that ended it (`SIGKILL`; None: it exited,
-    or did not run), for render/ to say what it means."""
+    line saying why it could not run (None: it ran), whether its stdout, passed through, ended a line (what we
+    write on stdout next, a workflow command, must start one), and the signal that ended it (`SIGKILL`; None:
+    it exited, or did not run), for render/ to say what it means."""
 
     exit_code: int
     collected: Collected = Collected()
     cannot_run: str | None = None
+    stdout_ended_line: bool = True
     signal: str | None = None
 
 
@@ -328,4 +330,4 @@ def run_command(argv: Sequence[str], env: Environment, limits: Limits = Limits()
         return Ran(EXIT_NOT_FOUND, cannot_run=f"{argv[0]}: command not found")
     except OSError as exc:
         return Ran(EXIT_CANNOT_RUN, cannot_run=f"{argv[0]}: cannot run: {exc.strerror or exc}")
-    return Ran(outcome.exit_code, outcome.collected, signal=outcome.signal)
+    return Ran(outcome.exit_code, outcome.collected, stdout_ended_line=outcome.stdout_ended_line, signal=outcome.signal)

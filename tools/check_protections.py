@@ -827,6 +827,34 @@ MUTATIONS += [
         "    return report._replace(located=located, redacted=report.redacted)",
         [T + "fetch/test_update.py::test_cached_lines_are_redacted_and_counted"],
     ),
+    (
+        "M107 a code span fenced past its longest backtick run",
+        "leafexplain/render/formats/markdown.py",
+        '    fence = "`" * (longest + 1)',
+        '    fence = "``"',
+        [T + "render/test_step_summary.py::test_every_path_is_a_code_span_that_shows_it"],
+    ),
+    (
+        "M108 the step summary escapes input text",
+        "leafexplain/render/step_summary.py",
+        '    return md_escape(_one_line(text.strip().split("\\n", 1)[0], CELL_CHARS)) or " "',
+        '    return md_text(_one_line(text.strip().split("\\n", 1)[0], CELL_CHARS)) or " "',
+        [T + "render/test_step_summary.py::test_no_message_can_become_markdown"],
+    ),
+    (
+        "M109 a link's URL kept whole",
+        "leafexplain/render/formats/markdown.py",
+        '    return f"[{label}](<{url}>)" if any(c in url for c in "()[]") else f"[{label}]({url})"',
+        '    return f"[{label}]({url})"',
+        [T + "render/test_step_summary.py::test_a_record_of_the_pull_requests_own_cannot_add_a_link_or_an_image"],
+    ),
+    (
+        "M110 a workflow command starts a line",
+        "leafexplain/render/commands.py",
+        '        emit(env, ("" if stdout_ended_line else "\\n") + annotations(report, env.environ))',
+        "        emit(env, annotations(report, env.environ))",
+        [T + "render/test_ci_formats.py::test_every_workflow_command_starts_a_line_after_output_without_a_newline"],
+    ),
 ]
 
 

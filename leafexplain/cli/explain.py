@@ -159,7 +159,8 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
         else:
             write_signal(explaining, ran.signal, ran.exit_code)
         if in_actions:
-            write_actions(report, env, command_line(argv, redact=not opts.no_redact), ran.exit_code)
+            shown = command_line(argv, redact=not opts.no_redact)
+            write_actions(report, env, shown, ran.exit_code, stdout_ended_line=ran.stdout_ended_line)
         settle(env)  # here: an output that cannot be written (`2>/dev/full`) must not take the command's status
     return ran.exit_code
 

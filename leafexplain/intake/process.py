@@ -159,10 +159,16 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _pump(
-    pipe: IO[bytes], our_fd: int, stream: int, chunks: queue.Queue[tuple[int, bytes | None]], done: threading.Event
+    pipe: IO[bytes],
+    our_fd: int,
+    stream: int,
+    chunks: queue.Queue[tuple[int, bytes | None]],
+    done: threading.Event,
+    last_bytes: dict[int, bytes],
 ) -> None:
     """Copy one of the child's pipes to our own fd as it arrives, and queue each chunk for scanning; once `done`
-    (the run is over, a grandchild still writing), nothing more is passed on."""
+    (the run is over, a grandchild still writing), nothing more is passed on. `last_bytes[stream]`: the last byte
+    passed on, so that what we write after it can start a line of its own."""
     fd = pipe.fileno()
     try:
         while (chunk := os.read(fd, CHUNK_BYTES)) and not done.is_set():
@@ -172,6 +178,7 @@ def _pump(
                 # Our reader went away (`| head`): close the child's pipe too, so that it meets
                 # the closed pipe as it would have without us.
                 break
+            last_bytes[stream] = chunk[-1:]
             chunks.put((stream, chunk))
     except OSError:
         pass
@@ -216,6 +223,9 @@ def _signals_reach_the_child(child: list[subprocess.Popen[bytes]]) -> Iterator[N
 class RunOutcome:
     exit_code: int
     collected: Collected
+    # The child's stdout, as passed through, ended with a newline (or was empty): what is written on our stdout
+    # next starts a line. GitHub reads a workflow command only at the start of one.
+    stdout_ended_line: bool = True
     signal: str | None = None  # the signal that ended the child (`ending_signal`)
 
 
@@ -237,11 +247,13 @@ def run_and_scan(
     collector = EventCollector(limits, redact=redact)
     child: list[subprocess.Popen[bytes]] = []
     done = threading.Event()
+    last_bytes: dict[int, bytes] = {}
     with _signals_reach_the_child(child):
         proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env)
         child.append(proc)
         for pipe, our_fd, stream in ((proc.stdout, stdout_fd, STDOUT), (proc.stderr, stderr_fd, STDERR)):
-            threading.Thread(target=_pump, args=(pipe, our_fd, stream, chunks, done), daemon=True).start()
+            pumped = (pipe, our_fd, stream, chunks, done, last_bytes)
+            threading.Thread(target=_pump, args=pumped, daemon=True).start()
         open_streams = 2
         deadline: float | None = None  # once the child has exited: the end of the drain
         while open_streams:
@@ -265,4 +277,6 @@ def run_and_scan(
         returncode = proc.wait()
     events = tuple(collector.close())
     redacted = None if collector.redactor is None else collector.redactor.counts()
-    return RunOutcome(exit_code(returncode), Collected(events, collector.dropped, redacted), ending_signal(returncode))
+    ended_line = last_bytes.get(STDOUT, b"\n") == b"\n"
+    collected = Collected(events, collector.dropped, redacted)
+    return RunOutcome(exit_code(returncode), collected, ended_line, ending_signal(returncode))

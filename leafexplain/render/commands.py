@@ -80,15 +80,22 @@ def write_run(report: Report, env: Environment, style: Style, exit_code: int, si
     write_signal(env, signal, exit_code)
 
 
-def write_actions(report: Report, env: Environment, command: str, exit_code: int) -> None:
+def write_actions(
+    report: Report, env: Environment, command: str, exit_code: int, *, stdout_ended_line: bool = True
+) -> None:
     """`run` in GitHub Actions: an annotation per error on stdout, where the runner reads workflow
-    commands, and the Markdown summary appended to `$GITHUB_STEP_SUMMARY` (when the runner set it)."""
+    commands, and the Markdown summary appended to `$GITHUB_STEP_SUMMARY` (when the runner set it).
+
+    The runner reads a workflow command only at the start of a line: when the command's own stdout did not
+    end one (`stdout_ended_line` False), a newline comes first, or the first annotation would be glued to
+    its last line and lost.
+    """
     from leafexplain.render.formats.github import annotations
     from leafexplain.render.step_summary import step_summary
     from leafexplain.render.workspace import workspace
 
     if report.findings:
-        emit(env, annotations(report, env.environ))
+        emit(env, ("" if stdout_ended_line else "\n") + annotations(report, env.environ))
     path = env.environ.get("GITHUB_STEP_SUMMARY")
     if not path or (not report.findings and exit_code == 0):
         return

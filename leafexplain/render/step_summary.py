@@ -3,6 +3,11 @@
 GitHub shows it on the run's page, under the job. It stays short: a row per error (up to
 MAX_ROWS), then what each explaining record means, its first fixes and where the library raises
 it (each record once, up to MAX_DETAILS).
+
+What a pull request controls (the command, the paths in its frames, the messages its code raises, a
+record of its own) is Markdown that shows exactly that text: code spans, links and escaping are the
+Markdown format's (`md_code`, `md_link`, `md_escape`), so that no text of the input can end a code
+span, open a link, an image or HTML, start a heading or break the table.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from collections.abc import Iterable
 
 from leafexplain.models import Finding, Located, Report
 from leafexplain.render.fitting import first_sentences, safe
-from leafexplain.render.formats.markdown import md_text
+from leafexplain.render.formats.markdown import md_code, md_escape, md_link, md_text
 from leafexplain.render.naming import error_text, show_command
 from leafexplain.render.summary import MEANING_SENTENCES, SOLUTIONS_SHOWN
 from leafexplain.render.workspace import error_place
@@ -23,25 +28,22 @@ CELL_CHARS = 200
 COMMAND_CHARS = 200
 
 
+def _one_line(text: str, limit: int) -> str:
+    """`text` made safe and bounded, on one line (the note of a cut included): a line break ends a table's row."""
+    return " ".join(safe(text, limit).split("\n"))
+
+
 def _cell(text: str) -> str:
-    """One line of text fit for a table cell."""
-    line = safe(text.strip().split("\n", 1)[0], CELL_CHARS)
-    return md_text(line) or " "
-
-
-def _code(text: str, *, in_table: bool = True) -> str:
-    """Inline code that no backtick in `text` can end early, nor (in a table's cell) a `|` the cell."""
-    if in_table:  # GFM splits cells before code spans: the `\\|` shows as `|` there, and only there
-        text = text.replace("|", "\\|")
-    return f"`` {text} ``" if "`" in text else f"`{text}`"
+    """The first line of input text, escaped, fit for a table cell (or a heading)."""
+    return md_escape(_one_line(text.strip().split("\n", 1)[0], CELL_CHARS)) or " "
 
 
 def _where(finding: Finding, found: Located | None, root: str) -> str:
     place = error_place(finding.event, found, root)
     if place is None:
         return " "
-    where = place.path or safe(place.frame.file, 300)
-    return _code(safe(where, 300) + (f":{place.line}" if place.line else ""))
+    where = place.path or place.frame.file
+    return md_code(_one_line(where, 300) + (f":{place.line}" if place.line else ""), in_table=True)
 
 
 def _record_cell(finding: Finding) -> str:
@@ -49,9 +51,9 @@ def _record_cell(finding: Finding) -> str:
     if best is None:
         return "no record"
     record = best.record
-    name = md_text(safe(f"{record.repo} · {record.slug}", CELL_CHARS))
+    name = _cell(f"{record.repo} · {record.slug}")
     link = safe_link(record.working_url)
-    return f"[{name}]({link})" if link else name
+    return md_link(name, link) if link else name
 
 
 def _details(findings: Iterable[Finding]) -> list[str]:
@@ -64,7 +66,7 @@ def _details(findings: Iterable[Finding]) -> list[str]:
         seen.add(best.record.id)
         record = best.record
         parts.append(f"#### {_cell(error_text(finding.event))}")
-        parts.append(f"Matched {md_text(safe(record.repo, 200))} · {md_text(safe(record.slug, 200))}")
+        parts.append(f"Matched {_cell(record.repo)} · {_cell(record.slug)}")
         if record.documentation:
             meaning = first_sentences(record.documentation, count=MEANING_SENTENCES)
             parts.append(f"**What it means**: {md_text(safe(meaning, 1500))}")
@@ -72,15 +74,14 @@ def _details(findings: Iterable[Finding]) -> list[str]:
         if fixes:
             parts.append("**How to fix it**\n\n" + "\n".join(f"{n}. {md_text(f)}" for n, f in enumerate(fixes, 1)))
         link = safe_link(record.working_url)
-        more = f"More: {_code(show_command(safe(record.id, 64)))}"
-        parts.append(f"[Where it is raised]({link}) · {more}" if link else more)
+        more = f"More: {md_code(show_command(_one_line(record.id, 64)))}"
+        parts.append(f"{md_link('Where it is raised', link)} · {more}" if link else more)
     return parts
 
 
 def step_summary(report: Report, command: str, exit_code: int, root: str) -> str:
     """The summary of one run of `command`: its exit code, its errors, the records that explain them."""
-    shown = safe(command, COMMAND_CHARS).replace("\n", " ")
-    parts = [f"### leafexplain: {_code(shown, in_table=False)} exited with {exit_code}"]
+    parts = [f"### leafexplain: {md_code(_one_line(command, COMMAND_CHARS))} exited with {exit_code}"]
     explained = sum(1 for f in report.findings if f.matches)
     total = len(report.findings)
     counts = f"{total} error{'s' if total != 1 else ''} found, {explained} explained by a record."

@@ -407,3 +407,19 @@ def test_memory_stays_bounded_for_50_mb_of_output(tmp_path: Path) -> None:
     err = result.stderr.decode()
     assert err.count("Traceback (most recent call last):") == 6
     assert err.count(EXPLAINED) == 1, "six identical errors are grouped into one explanation"
+
+
+@pytest.mark.parametrize(("printed", "ended"), [("no newline", False), ("a line\n", True), ("", True)])
+def test_the_outcome_says_whether_the_childs_stdout_ended_a_line(printed: str, ended: bool) -> None:
+    """What `run` writes on stdout after the command's output (GitHub's workflow commands) must start a line."""
+    from leafexplain.intake.process import run_and_scan
+
+    read, write = os.pipe()
+    program = f"import sys; sys.stdout.write({printed!r}); sys.stderr.write('on stderr, no newline')"
+    try:
+        outcome = run_and_scan([sys.executable, "-c", program], stdout_fd=write, stderr_fd=write)
+    finally:
+        os.close(write)
+    with os.fdopen(read, "rb") as passed:
+        assert printed.encode() in passed.read()
+    assert outcome.stdout_ended_line is ended, "stderr's last byte is not stdout's"

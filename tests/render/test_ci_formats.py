@@ -292,6 +292,35 @@ def test_run_in_actions_annotates_on_stdout_appends_a_summary_and_keeps_the_exit
     assert summary.read_text().count("### leafexplain:") == 2, "each run appends"
 
 
+NO_NEWLINE = textwrap.dedent(
+    """\
+    import sys
+    sys.stdout.write("no newline")
+    sys.stdout.flush()
+    raise ValueError("the last line of stdout had no end")
+    """
+)
+
+
+def test_every_workflow_command_starts_a_line_after_output_without_a_newline(failing_run, tmp_path) -> None:
+    """The runner reads a workflow command only at a line's start: a command whose stdout ends mid-line gets
+    the newline before the first annotation, a command whose stdout ends a line gets no blank one."""
+    workspace, _ = failing_run
+    done = run_in_actions(tmp_path, workspace, NO_NEWLINE)
+    assert done.returncode == 1
+    assert done.stdout.startswith("no newline\n::warning "), done.stdout
+    assert all(line.startswith("::") for line in done.stdout.splitlines()[1:])
+    assert all(
+        m.start() == 0 or done.stdout[m.start() - 1] == "\n" for m in re.finditer("::(error|warning)", done.stdout)
+    )
+    [(kind, _, message)] = parse_commands(done.stdout.split("\n", 1)[1])
+    assert kind == "warning" and message.startswith("ValueError: the last line of stdout had no end")
+    ended = run_in_actions(tmp_path, workspace, NO_NEWLINE.replace('"no newline"', '"a whole line\\n"'))
+    assert ended.stdout.startswith("a whole line\n::warning "), ended.stdout
+    silent = run_in_actions(tmp_path, workspace, NO_NEWLINE.replace('"no newline"', '""'))
+    assert silent.stdout.startswith("::warning "), silent.stdout
+
+
 def test_run_outside_actions_writes_no_annotation(failing_run, tmp_path: Path) -> None:
     workspace, _ = failing_run
     done = run_in_actions(tmp_path, workspace, EXITS_3, actions=False)

@@ -117,3 +117,35 @@ def test_show_in_markdown_parses(cli) -> None:
     markdown = cli("show", SEED_SLUG, "--format", "markdown").stdout
     assert not kinds(markdown) & {"html_block", "html_inline", "image", "hr"}
     assert all(link.startswith("https://github.com/tracel-ai/burn/") for link in links(markdown))
+
+
+def test_a_record_tables_cells_show_their_text_and_nothing_else() -> None:
+    """`list --format markdown`: a record's message and type are cells of text, whatever they hold."""
+    from leafexplain.render.formats.markdown import record_table_markdown
+    from tests.conftest import as_record
+
+    hostile = "<img src=x onerror=alert(1)> ![x](https://evil.example/x.png) | `a|b` [a](javascript:alert(1))"
+    record = as_record(make_record(message=hostile, errorType="# <b>Type</b> | x"))
+    found = tokens(record_table_markdown([(record, None)]))
+    assert not {t.type for t in found} & {"html_inline", "html_block", "image", "link_open", "code_inline"}
+    cells = [t for i, t in enumerate(found) if t.type == "inline" and found[i - 1].type == "td_open"]
+    assert ["".join(k.content for k in c.children or ()) for c in cells] == [
+        record.id,
+        record.repo,
+        "# <b>Type</b> | x",
+        hostile,
+    ]
+
+
+def test_sarifs_help_in_markdown_links_a_records_url_whole() -> None:
+    """A record's URL may hold a `)` (the record check allows it): the link is the whole URL, nothing after it
+    becomes Markdown; the command to run is one code span however the id reads."""
+    from leafexplain.render.formats.sarif import rule
+    from tests.conftest import as_record
+
+    url = "https://github.com/a/b/blob/x/y.py)![i](https://evil.example/p.png)"
+    record = as_record(make_record(githubUrl=url, id="``x`` <b>"))
+    found = tokens(rule(record)["help"]["markdown"])
+    assert not {t.type for t in found} & {"html_inline", "html_block", "image"}
+    assert [t.attrs["href"] for t in found if t.type == "link_open"] == [PARSER.normalizeLink(url)]
+    assert [t.content for t in found if t.type == "code_inline"][-1] == "leafexplain show '``x`` <b>'"

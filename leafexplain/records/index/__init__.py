@@ -35,13 +35,15 @@ from collections.abc import Callable
 from leafexplain.env import cache_dir
 from leafexplain.records.catalog import Catalog
 from leafexplain.records.files import Environ, record_paths, scan_files, sealed_sources
-from leafexplain.records.index.build import Built, Progress, build_rows
 from leafexplain.records.index.columns import to_catalog
 from leafexplain.records.index.format import IndexDamaged, IndexUnusable, encode_parts
 from leafexplain.records.index.heal import fetch_or_rebuild, healer, warn_damaged
 from leafexplain.records.index.read import memory_source, read_index
-from leafexplain.records.index.write import write_index
 from leafexplain.safeio import realpath
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from leafexplain.records.index.build import Built, Progress
 
 
 def index_path(paths: list[tuple[str, bool]], environ: Environ) -> str:
@@ -71,6 +73,9 @@ def load(
 
     def build_all(progress: Progress | None = None) -> Built:
         """Every record file read, a sealed source's too; what its scan found is kept with the index."""
+        # Imported only when building: a run that reads a current index never loads the builder.
+        from leafexplain.records.index.build import build_rows
+
         if not seals:
             built = build_rows(files, progress)
         else:
@@ -92,6 +97,8 @@ def load(
         encoded = encode_parts(*build_all(progress))  # the build's lists are emptied as they are encoded
         source = memory_source(encoded)
         if use_cache:
+            from leafexplain.records.index.write import write_index  # only when writing, as the build
+
             try:
                 write_index(path, encoded)
             except OSError as exc:

@@ -7,10 +7,15 @@ from collections.abc import Callable
 
 from leafexplain.models import Record
 from leafexplain.records.catalog import Catalog
-from leafexplain.records.index.build import Built
-from leafexplain.records.index.clean import remove_index
-from leafexplain.records.index.format import IndexDamaged, IndexUnusable, encode_parts
-from leafexplain.records.index.read import Source, memory_source
+from leafexplain.records.index.format import IndexDamaged, IndexUnusable
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
+if TYPE_CHECKING:
+    from leafexplain.records.index.build import Built
+    from leafexplain.records.index.read import Source
+
+# Every run sets a healer up; only a damaged index needs what it heals with (the build, the cleaner): those are
+# imported when damage is found, not by every run that reads a sound index.
 
 
 def warn_damaged(warn: Callable[[str], None], path: str, reason: object) -> None:
@@ -22,6 +27,10 @@ def healer(path: str, build_all: Callable[[], Built], warn: Callable[[str], None
     """What a Source read from `path` heals with: a warning, the file removed, the index built in memory."""
 
     def heal(exc: IndexDamaged) -> Source:
+        from leafexplain.records.index.clean import remove_index
+        from leafexplain.records.index.format import encode_parts
+        from leafexplain.records.index.read import memory_source
+
         warn_damaged(warn, path, exc)
         remove_index(path)
         return memory_source(encode_parts(*build_all()))
@@ -46,6 +55,8 @@ def fetch_or_rebuild(
         try:
             return fetch(index)
         except IndexUnusable as exc:
+            from leafexplain.records.index.clean import remove_index
+
             if not rebuilt:
                 rebuilt.append(fresh())
             wanted = catalog.ids[index]

@@ -2,7 +2,10 @@
 
 Record and input text is escaped so that it cannot start a heading, rule, list, quote, table, HTML
 or link; the inline code a record writes in backticks stays inline code. Code goes in fences
-longer than any backtick run inside it. Links are only the checked https links, as autolinks.
+longer than any backtick run inside it. Links are only the checked https links, as autolinks. Every
+Markdown leafexplain writes (the step summary, SARIF's help) makes its code spans, links and
+escaped text with the helpers here: `md_code`, `md_link`, `md_escape` (input text), `md_text`
+(record text).
 """
 
 from __future__ import annotations
@@ -34,36 +37,69 @@ def md_fence(text: str, language: str) -> str:
     return f"{fence}{language if language != 'text' else ''}\n{text}\n{fence}"
 
 
+def md_code(content: str, *, in_table: bool = False) -> str:
+    """`content` as inline code that shows exactly it, the one way every Markdown writer makes a code span.
+
+    Fenced by one backtick more than its longest run of them, so that none ends it early; padded with a
+    space when it starts or ends with a backtick or a space (CommonMark takes one away on each side). A
+    line break becomes the space CommonMark would show for it, so that no line of it can start a block (a
+    heading, a quote). In a table's cell each `|` is written `\\|`: GFM splits a row into cells before it
+    reads code spans, and takes the backslash away as it does.
+    """
+    content = content.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    if in_table:
+        content = content.replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", content)), default=0)
+    fence = "`" * (longest + 1)
+    if content.strip(" ") and (content[:1] in "` " or content[-1:] in "` "):
+        content = f" {content} "  # a content of spaces alone is kept whole by CommonMark: no padding
+    return f"{fence}{content}{fence}"
+
+
+def md_link(label: str, url: str) -> str:
+    """A link to a checked URL (`text.safe_link`: no space, `<` or `>` in it) with `label`, Markdown already.
+
+    A URL holding a bracket is written between `<` and `>`, so that a `)` in it cannot end the link early
+    and leave the rest (`![image](…)`) to be read as Markdown.
+    """
+    return f"[{label}](<{url}>)" if any(c in url for c in "()[]") else f"[{label}]({url})"
+
+
 def _escape_text(text: str) -> str:
     return _SPECIAL.sub(r"\\\1", text)
 
 
-def _code_span(content: str) -> str:
-    longest = max((len(run) for run in re.findall(r"`+", content)), default=0)
-    fence = "`" * (longest + 1)
-    padded = f" {content} " if content[:1] in "` " or content[-1:] in "` " else content
-    return f"{fence}{padded}{fence}"
+def _no_block(line: str) -> str:
+    """An escaped line that starts no block (heading, rule, list, quote) and ends no heading early."""
+    if line.endswith("#"):  # `## a #` would lose its `#` as the heading's closing sequence
+        line = line[:-1] + "\\#"
+    number = re.match(r"\d{1,9}(?=[.)])", line)
+    if number:  # `1.` or `1)` would start an ordered list
+        return f"{number.group()}\\{line[number.end() :]}"
+    if line[:1] in ("#", ">", "+", "=", "-"):
+        return "\\" + line
+    return line
+
+
+def md_escape(text: str) -> str:
+    """Input text (a message, a test's name, a record's name) as Markdown that shows exactly that text: every
+    character that could mean something escaped, a backtick included, and no line starting a block."""
+    return "\n".join(_no_block(_escape_text(line.strip())) for line in text.split("\n"))
 
 
 def md_text(text: str) -> str:
-    """Record or input text as Markdown that shows exactly that text: special characters escaped, a
-    line never starting a block (heading, list, quote, indented code), `code` kept as inline code."""
+    """Record text as Markdown that shows exactly that text: as `md_escape`, but the `code` a record writes
+    in backticks kept as inline code."""
     out = []
     for line in text.split("\n"):
         line = line.strip()
         pieces, at = [], 0
         for span in _CODE_SPAN.finditer(line):
             pieces.append(_escape_text(line[at : span.start()]))
-            pieces.append(_code_span(span.group(2)))
+            pieces.append(md_code(span.group(2)))
             at = span.end()
         pieces.append(_escape_text(line[at:]))
-        text = "".join(pieces)
-        number = re.match(r"\d{1,9}(?=[.)])", text)
-        if number:  # `1.` or `1)` would start an ordered list
-            text = f"{number.group()}\\{text[number.end() :]}"
-        elif text[:1] in ("#", ">", "+", "=", "-"):
-            text = "\\" + text
-        out.append(text)
+        out.append(_no_block("".join(pieces)))
     return "\n".join(out)
 
 
@@ -125,7 +161,7 @@ def brief_markdown(brief: Brief, number: str = "") -> list[str]:
     if not brief.explanations:
         near = "\n".join(f"- {md_text(n)}" for n in brief.near)
         nearest = ["Nearest records, below the cut-off:", near] if near else ["No record comes close."]
-        return [*parts, "**No record matches this error.**", *nearest, f"**Try:** {_code_span(brief.search or '')}"]
+        return [*parts, "**No record matches this error.**", *nearest, f"**Try:** {md_code(brief.search or '')}"]
     first = brief.explanations[0]
     if first.why:
         parts.append(f"**Why:** {md_text(first.why)}")
@@ -141,7 +177,7 @@ def brief_markdown(brief: Brief, number: str = "") -> list[str]:
         parts.append("**Raised:** " + " ".join([*raised, *([f"<{link}>"] if link else [])]))
     parts += [f"**Also:** {md_text(text)}" for text in brief.others]
     parts += [f"**Wrapper:** {md_text(e.matched)}" for e in brief.explanations[1:]]
-    parts.append(f"**More:** {_code_span(first.more)}, or add `--full`")
+    parts.append(f"**More:** {md_code(first.more)}, or add `--full`")
     return parts
 
 
@@ -157,14 +193,10 @@ def render_briefs(report: Report, style: Style) -> str:
 
 
 def record_table_markdown(rows: list[Row]) -> str:
-    """A GitHub-flavoured table: a `|` or a backtick in a cell is escaped."""
-
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|").replace("`", "\\`")
-
+    """A GitHub-flavoured table, each cell's text escaped as input text is (a `|` cannot end the cell)."""
     headers = table_headers(rows)
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(cell(c) for c in table_cells(r, s)) + " |" for r, s in rows]
+    lines += ["| " + " | ".join(md_escape(c) for c in table_cells(r, s)) + " |" for r, s in rows]
     return "\n".join(lines) + "\n"
 
 

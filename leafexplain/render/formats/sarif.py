@@ -19,7 +19,7 @@ from leafexplain.env import Environment
 from leafexplain.models import ErrorEvent, Finding, Frame, Located, Record, Report
 from leafexplain.render.fitting import safe
 from leafexplain.render.formats.github import error_line
-from leafexplain.render.formats.markdown import md_text
+from leafexplain.render.formats.markdown import md_code, md_link, md_text
 from leafexplain.render.naming import show_command
 from leafexplain.render.streams import emit
 from leafexplain.render.style import Row, Style
@@ -52,9 +52,9 @@ def rule(record: Record) -> dict[str, Any]:
         markdown += ["**How to fix it**", "\n".join(f"{n}. {md_text(fix)}" for n, fix in enumerate(fixes, 1))]
     if link:
         text.append(f"Where it is raised: {link}")
-        markdown.append(f"[Where it is raised]({link})")
+        markdown.append(md_link("Where it is raised", link))
     text.append(f"More: {show_command(record.id)}")
-    markdown.append(f"More: `{show_command(record.id)}`")
+    markdown.append(f"More: {md_code(show_command(record.id))}")
     found: dict[str, Any] = {
         "id": record.id,
         "name": record.slug,
