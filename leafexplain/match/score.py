@@ -24,7 +24,10 @@ def blended(head: float, whole: float) -> float:
 
 def head_share_needed(floor: float, bonus: float = 0.0) -> float:
     """The inverse of `blended` with the whole wording held: the least head share whose score, with `bonus`
-    added and rounded, could reach `floor`. A message whose head share of a wording is less scores below it."""
+    added and rounded, could reach `floor`. A message whose head share of a wording is less scores below it.
+    Above the ceiling no head share is enough (infinity): a fuzzy score never passes CEILING, whatever it holds."""
+    if floor > CEILING + ROUNDING:
+        return float("inf")
     return (floor - ROUNDING - bonus - 100.0 * (1 - HEAD_SHARE)) / (100 * HEAD_SHARE)
 
 
