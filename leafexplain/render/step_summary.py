@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from leafexplain.models import Finding, Located, Report
+from leafexplain.models import Finding
 from leafexplain.render.fitting import first_sentences, safe
 from leafexplain.render.formats.markdown import md_text
 from leafexplain.render.naming import error_text, show_command
+from leafexplain.render.shown import Shown
 from leafexplain.render.summary import MEANING_SENTENCES, SOLUTIONS_SHOWN
-from leafexplain.render.workspace import error_place
+from leafexplain.render.workspace import Place
 from leafexplain.text import safe_link
 
 MAX_ROWS = 50
@@ -36,8 +37,7 @@ def _code(text: str, *, in_table: bool = True) -> str:
     return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
-def _where(finding: Finding, found: Located | None, root: str) -> str:
-    place = error_place(finding.event, found, root)
+def _where(place: Place | None) -> str:
     if place is None:
         return " "
     where = place.path or safe(place.frame.file, 300)
@@ -77,10 +77,15 @@ def _details(findings: Iterable[Finding]) -> list[str]:
     return parts
 
 
-def step_summary(report: Report, command: str, exit_code: int, root: str) -> str:
-    """The summary of one run of `command`: its exit code, its errors, the records that explain them."""
-    shown = safe(command, COMMAND_CHARS).replace("\n", " ")
-    parts = [f"### leafexplain: {_code(shown, in_table=False)} exited with {exit_code}"]
+def step_summary(shown: Shown, command: str, exit_code: int) -> str:
+    """The summary of one run of `command`: its exit code, its errors, the records that explain them. The
+    command and the paths come through `shown` (redacted), before the counts are written."""
+    report = shown.report
+    said = safe(shown.text(command), COMMAND_CHARS).replace("\n", " ")
+    parts = [f"### leafexplain: {_code(said, in_table=False)} exited with {exit_code}"]
+    rows = ["| error | where | explained by |", "| --- | --- | --- |"]
+    for index, finding in enumerate(report.findings[:MAX_ROWS]):
+        rows.append(f"| {_cell(error_text(finding.event))} | {_where(shown.place(index))} | {_record_cell(finding)} |")
     explained = sum(1 for f in report.findings if f.matches)
     total = len(report.findings)
     counts = f"{total} error{'s' if total != 1 else ''} found, {explained} explained by a record."
@@ -94,12 +99,6 @@ def step_summary(report: Report, command: str, exit_code: int, root: str) -> str
         parts.append("No Rust panic or Python traceback in its output.")
         return "\n\n".join(parts) + "\n"
     parts.append(counts)
-    located = report.located or (None,) * total
-    rows = ["| error | where | explained by |", "| --- | --- | --- |"]
-    for finding, found in list(zip(report.findings, located, strict=True))[:MAX_ROWS]:
-        rows.append(
-            f"| {_cell(error_text(finding.event))} | {_where(finding, found, root)} | {_record_cell(finding)} |"
-        )
     if total > MAX_ROWS:
         rows.append(f"| … and {total - MAX_ROWS} more (see the log) | | |")
     parts.append("\n".join(rows))
