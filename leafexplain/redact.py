@@ -381,7 +381,7 @@ class RedactedSoFar(Sequence[tuple[str, int]]):
     __slots__ = ("_before", "_redactor")
 
     def __init__(self, before: Sequence[tuple[str, int]] | None, redactor: Redactor) -> None:
-        self._before, self._redactor = before or (), redactor
+        self._before, self._redactor = () if before is None else before, redactor  # not `or`: it may be lazy too
 
     def _counts(self) -> Counts:
         return merge(self._before, self._redactor.counts())

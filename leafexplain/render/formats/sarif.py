@@ -13,7 +13,6 @@ rules of a run without results.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -105,7 +104,7 @@ def artifact(file: str, shown: Shown) -> dict[str, Any] | None:
         return {"uri": "file:///" + quote(forward, safe="/:")}
     if "\\" in file and "/" not in file:  # printed on Windows (`..\\lib\\x.py`), read here: the same parts
         file = file.replace("\\", "/")
-    absolute = file if os.path.isabs(file) else shown.absolute(file)
+    absolute = file if Path(file).is_absolute() else shown.absolute(file)
     return None if absolute is None else {"uri": Path(absolute).as_uri()}
 
 
