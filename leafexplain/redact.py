@@ -21,7 +21,7 @@ names and words do not.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from leafexplain.models import ErrorEvent, Frame
@@ -246,10 +246,12 @@ Counts = tuple[tuple[str, int], ...]  # (kind, how many), in the order of KINDS
 
 
 class Redactor:
-    """Replaces secrets in each text it is given, and counts them by kind (never keeping a value)."""
+    """Replaces secrets in each text it is given, and counts them by kind (never keeping a value). `distinct`: a
+    secret met again (one folder in the workspace and in each path under it) is not counted again (by its hash)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, distinct: bool = False) -> None:
         self.found: dict[str, int] = {}
+        self.counted: set[int] | None = set() if distinct else None  # the hashes of the secrets counted
         self.seen: dict[str, str] = {}  # texts of events already redacted (`event`), and what they became
         self.frames: dict[int, tuple[tuple[Frame, ...], tuple[Frame, ...]]] = {}  # the same, for frames tuples
 
@@ -322,7 +324,7 @@ class Redactor:
         def replace(match: re.Match[str]) -> str:
             if kind.check is not None and not kind.check(match.group("secret")):
                 return match.group(0)
-            self.found[kind.name] = self.found.get(kind.name, 0) + 1
+            self._count(kind, match.group("secret"))
             return match.group("keep") + MARK
 
         return replace
@@ -340,13 +342,19 @@ class Redactor:
             start, end = match.span()
             if kind.check is not None and not kind.check(text[match.start("secret") : match.end("secret")]):
                 continue
-            self.found[kind.name] = self.found.get(kind.name, 0) + 1
+            self._count(kind, text[match.start("secret") : match.end("secret")])
             pieces += (text[done:start], text[start : match.end("keep")], MARK)
             done = end
         if not pieces:
             return text
         pieces.append(text[done:])
         return "".join(pieces)
+
+    def _count(self, kind: Kind, secret: str) -> None:
+        if self.counted is None or hash(secret) not in self.counted:
+            self.found[kind.name] = self.found.get(kind.name, 0) + 1
+        if self.counted is not None:
+            self.counted.add(hash(secret))
 
     def counts(self) -> Counts:
         return tuple((name, self.found[name]) for name in KIND_NAMES if name in self.found)
@@ -357,10 +365,35 @@ def redact(text: str) -> str:
     return Redactor()(text)
 
 
-def merge(*counts: Counts) -> Counts:
+def merge(*counts: Sequence[tuple[str, int]]) -> Counts:
     """Counts added up by kind."""
     total: dict[str, int] = {}
     for pairs in counts:
         for name, number in pairs:
             total[name] = total.get(name, 0) + number
     return tuple((name, total[name]) for name in KIND_NAMES if name in total)
+
+
+class RedactedSoFar(Sequence[tuple[str, int]]):
+    """`Report.redacted` as more is redacted after the input: the counts before, and a Redactor's still at work (the
+    lines read from this machine, the cache's when a view reads them, an output's paths), added up when read."""
+
+    __slots__ = ("_before", "_redactor")
+
+    def __init__(self, before: Sequence[tuple[str, int]] | None, redactor: Redactor) -> None:
+        self._before, self._redactor = () if before is None else before, redactor  # not `or`: it may be lazy too
+
+    def _counts(self) -> Counts:
+        return merge(self._before, self._redactor.counts())
+
+    def __len__(self) -> int:
+        return len(self._counts())
+
+    def __getitem__(self, index: int) -> tuple[str, int]:  # type: ignore[override]
+        return self._counts()[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self._counts() == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self._counts())

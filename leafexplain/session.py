@@ -241,11 +241,11 @@ def locate(report: Report, local: Local, environ: Mapping[str, str] = os.environ
 
 def located_in(report: Report, paths: LocalPaths) -> Report:
     """`locate` with the places already worked out (a caller, or a test, that sets them itself)."""
-    from leafexplain.locate import RedactedSoFar, find_sources
+    from leafexplain.locate import find_sources
 
     if report.redacted is None:
         return report._replace(located=find_sources(report.findings, paths))
-    from leafexplain.redact import Redactor
+    from leafexplain.redact import RedactedSoFar, Redactor
 
     redactor = Redactor()
     located = find_sources(report.findings, paths, redactor)

@@ -851,9 +851,40 @@ MUTATIONS += [
     (
         "M110 a workflow command starts a line",
         "leafexplain/render/commands.py",
-        '        emit(env, ("" if stdout_ended_line else "\\n") + annotations(report, env.environ))',
-        "        emit(env, annotations(report, env.environ))",
+        '        emit(env, ("" if stdout_ended_line else "\\n") + annotations(shown))',
+        "        emit(env, annotations(shown))",
         [T + "render/test_ci_formats.py::test_every_workflow_command_starts_a_line_after_output_without_a_newline"],
+    ),
+    (
+        "M111 the paths an output builds are redacted",
+        "leafexplain/render/shown.py",
+        "            done = self._done[built] = self._redactor(built)",
+        "            done = self._done[built] = built",
+        [
+            T
+            + "render/test_redaction_everywhere.py::test_a_token_in_the_folder_of_your_code_the_workspace_and_the_file_is_never_shown[json]"
+        ],
+    ),
+    (
+        "M112 the counts hold the paths an output builds",
+        "leafexplain/render/shown.py",
+        "            report = report._replace(redacted=RedactedSoFar(report.redacted, self._redactor))",
+        "            report = report",
+        [T + "render/test_redaction_everywhere.py::test_the_file_of_an_error_without_a_frame_is_redacted_in_sarif"],
+    ),
+    (
+        "M113 a frame outside the workspace is an absolute file URI",
+        "leafexplain/render/formats/sarif.py",
+        '    return None if absolute is None else {"uri": Path(absolute).as_uri()}',
+        '    return {"uri": quote(file, safe="/")}',
+        [T + "render/test_redaction_everywhere.py::test_a_frame_climbing_out_with_dot_dots_is_an_absolute_file_uri"],
+    ),
+    (
+        "M114 the record commands redact their lines",
+        "leafexplain/render/checks.py",
+        "        text = redact(text)",
+        "        text = text",
+        [T + "cli/test_record_commands_redact.py::test_validate_shows_the_paths_it_was_given_redacted"],
     ),
 ]
 

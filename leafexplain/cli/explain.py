@@ -159,19 +159,13 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
         else:
             write_signal(explaining, ran.signal, ran.exit_code)
         if in_actions:
-            shown = command_line(argv, redact=not opts.no_redact)
-            write_actions(report, env, shown, ran.exit_code, stdout_ended_line=ran.stdout_ended_line)
+            write_actions(report, env, command_line(argv), ran.exit_code, stdout_ended_line=ran.stdout_ended_line)
         settle(env)  # here: an output that cannot be written (`2>/dev/full`) must not take the command's status
     return ran.exit_code
 
 
-def command_line(argv: Sequence[str], *, redact: bool) -> str:
-    """The command as a shell would take it, for the step summary; a token in its arguments is redacted."""
+def command_line(argv: Sequence[str]) -> str:
+    """The command as a shell would take it, for the step summary (which redacts it with the report's paths)."""
     import shlex
 
-    shown = shlex.join(argv)
-    if redact:
-        from leafexplain.redact import redact as redacted
-
-        shown = redacted(shown)
-    return shown
+    return shlex.join(argv)

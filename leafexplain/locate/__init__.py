@@ -16,7 +16,7 @@ import os
 from collections.abc import Sequence
 
 from leafexplain.locate.files import LocalPaths
-from leafexplain.models import CachedSnippet, Finding, Located, Record, Redacted
+from leafexplain.models import CachedSnippet, Finding, Located, Record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     _Lines = TypeVar("_Lines", Snippet, LibrarySource, CachedSnippet)
 
-__all__ = ["LocalPaths", "RedactedSoFar", "find_sources"]
+__all__ = ["LocalPaths", "find_sources"]
 
 
 def find_sources(
@@ -66,37 +66,6 @@ def _redacted(found: _Lines | None, redactor: Redactor) -> _Lines | None:
     if found is None or not found.lines:
         return found
     return found._replace(lines=tuple(map(redactor, found.lines)))
-
-
-class RedactedSoFar(Sequence[tuple[str, int]]):
-    """`Report.redacted` once this machine's lines are read: the input's counts and those of the lines redacted
-    here, the source cache's included, added up whenever they are read (a view reads the cache's lines before
-    it writes the counts, as the JSON document does, so they hold the lines it shows)."""
-
-    __slots__ = ("_before", "_redactor")
-
-    def __init__(self, before: Redacted, redactor: Redactor) -> None:
-        self._before, self._redactor = before or (), redactor
-
-    def _counts(self) -> tuple[tuple[str, int], ...]:
-        from leafexplain.redact import merge
-
-        return merge(self._before, self._redactor.counts())
-
-    def __len__(self) -> int:
-        return len(self._counts())
-
-    def __getitem__(self, index: int) -> tuple[str, int]:  # type: ignore[override]
-        return self._counts()[index]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and self._counts() == tuple(other)
-
-    def __hash__(self) -> int:
-        return hash(self._counts())
-
-    def __repr__(self) -> str:
-        return repr(self._counts())
 
 
 class _CacheLookups(Sequence["CachedSnippet | None"]):

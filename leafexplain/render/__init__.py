@@ -61,8 +61,11 @@ def _format(env: Environment, style: Style) -> Format:
 
 
 def write(report: Report, env: Environment, style: Style) -> None:
-    """The report on `env.stdout`: each finding explained, with what was found on this machine."""
-    _format(env, style).write_report(report, env, style)
+    """The report on `env.stdout`: each finding explained, with what was found on this machine (its paths
+    redacted once, here, for every format: `shown.Shown`)."""
+    from leafexplain.render.shown import Shown
+
+    _format(env, style).write_report(Shown(report, env.environ, style.input_name), env, style)
 
 
 def write_record(record: Record, env: Environment, style: Style) -> None:

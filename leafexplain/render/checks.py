@@ -1,4 +1,9 @@
-"""What the record commands write: the problems `validate` finds, `verify`'s verdicts, `import` and `update`'s work."""
+"""What the record commands write: the problems `validate` finds, `verify`'s verdicts, `import` and `update`'s work.
+
+Each names the paths it was given or found (a record file, a records folder, a source tree, the cache):
+every line, and every text of a JSON document, passes one step (`_line`, `_document`), as the
+diagnostics on stderr do: printable, and redacted unless the environment says not.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +14,49 @@ from leafexplain.env import Environment
 from leafexplain.models import RecordSet, UpdateSummary, Verdict
 from leafexplain.text import printable
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _line(env: Environment, text: str) -> str:
+    """One line of these commands' output, as it is written: redacted (a folder named after a token), then made
+    printable."""
+    if env.redact:
+        from leafexplain.redact import redact
+
+        text = redact(text)
+    return printable(text) + "\n"
+
+
+def _document(env: Environment, value: Any) -> Any:
+    """A JSON document with each of its texts redacted (unless the environment says not)."""
+    if not env.redact:
+        return value
+    from leafexplain.redact import Redactor
+
+    redactor = Redactor()
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, str):
+            return redactor(item)
+        if isinstance(item, dict):
+            return {key: walk(entry) for key, entry in item.items()}
+        if isinstance(item, list):
+            return [walk(entry) for entry in item]
+        return item
+
+    return walk(value)
+
 
 def write_validation(loaded: RecordSet, fmt: str, env: Environment) -> None:
     if fmt == "json":
         from leafexplain.render.formats.json_out import validate_document, write_json
 
-        write_json(validate_document(loaded), env)
+        write_json(_document(env, validate_document(loaded)), env)
         return
     for problem in loaded.problems:
-        env.stdout.write(f"{printable(str(problem))}\n")
+        env.stdout.write(_line(env, str(problem)))
     count = len(loaded.problems)
     env.stdout.write(f"{len(loaded.records)} valid records; {count} problem{'s' if count != 1 else ''}\n")
     env.stdout.flush()
@@ -27,25 +66,23 @@ def write_verification(repo: str | None, source: str, verdicts: Sequence[Verdict
     if fmt == "json":
         from leafexplain.render.formats.json_out import verify_document, write_json
 
-        write_json(verify_document(repo, source, verdicts), env)
+        write_json(_document(env, verify_document(repo, source, verdicts)), env)
         return
     for v in verdicts:
         where = f"{v.record.filePath}:{v.record.lineNumber}"
-        line = f"{v.status:<14} {v.record.slug}  {where}{'  ' + v.detail if v.detail else ''}"
-        env.stdout.write(f"{printable(line)}\n")
+        env.stdout.write(_line(env, f"{v.status:<14} {v.record.slug}  {where}{'  ' + v.detail if v.detail else ''}"))
     bad = sum(not v.ok for v in verdicts)
-    total = f"{repo}: {len(verdicts) - bad} of {len(verdicts)} records found at their line"
-    env.stdout.write(f"{printable(total)}\n")
+    env.stdout.write(_line(env, f"{repo}: {len(verdicts) - bad} of {len(verdicts)} records found at their line"))
     env.stdout.flush()
 
 
 def write_import_line(env: Environment, outcome: str, record_id: str, target: Path) -> None:
-    env.stdout.write(f"{outcome:<9} {printable(record_id)}  {printable(str(target))}\n")
+    env.stdout.write(_line(env, f"{outcome:<9} {record_id}  {target}"))
 
 
 def write_import_counts(env: Environment, counts: Mapping[str, int], root: Path) -> None:
     said = ", ".join(f"{v} {k}" for k, v in counts.items() if v or k == "imported")
-    env.stdout.write(f"{said} (into {printable(str(root))})\n")
+    env.stdout.write(_line(env, f"{said} (into {root})"))
     env.stdout.flush()
 
 
@@ -84,5 +121,5 @@ def write_update(update: UpdateSummary, env: Environment) -> None:
     if update.without_place:
         total += f"; {update.without_place} name no commit, file and line"
     out.append(total)
-    env.stdout.write("".join(f"{printable(line)}\n" for line in out))
+    env.stdout.write("".join(_line(env, line) for line in out))
     env.stdout.flush()

@@ -91,16 +91,17 @@ def write_actions(
     its last line and lost.
     """
     from leafexplain.render.formats.github import annotations
+    from leafexplain.render.shown import Shown
     from leafexplain.render.step_summary import step_summary
-    from leafexplain.render.workspace import workspace
 
+    shown = Shown(report, env.environ)  # once for both: each path, and the command, redacted and counted once
     if report.findings:
-        emit(env, ("" if stdout_ended_line else "\n") + annotations(report, env.environ))
+        emit(env, ("" if stdout_ended_line else "\n") + annotations(shown))
     path = env.environ.get("GITHUB_STEP_SUMMARY")
     if not path or (not report.findings and exit_code == 0):
         return
     try:
         with open(path, "a", encoding="utf-8") as summary:
-            summary.write(step_summary(report, command, exit_code, workspace(env.environ)) + "\n")
+            summary.write(step_summary(shown, command, exit_code) + "\n")
     except OSError as exc:
         warn(env, f"cannot write the step summary to {path}: {exc.strerror or exc}")

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from leafexplain.models import Finding, Located, Report
+from leafexplain.models import Finding
 from leafexplain.render.fitting import first_sentences, safe
 from leafexplain.render.formats.markdown import md_code, md_escape, md_link, md_text
 from leafexplain.render.naming import error_text, show_command
+from leafexplain.render.shown import Shown
 from leafexplain.render.summary import MEANING_SENTENCES, SOLUTIONS_SHOWN
-from leafexplain.render.workspace import error_place
+from leafexplain.render.workspace import Place
 from leafexplain.text import safe_link
 
 MAX_ROWS = 50
@@ -38,8 +39,7 @@ def _cell(text: str) -> str:
     return md_escape(_one_line(text.strip().split("\n", 1)[0], CELL_CHARS)) or " "
 
 
-def _where(finding: Finding, found: Located | None, root: str) -> str:
-    place = error_place(finding.event, found, root)
+def _where(place: Place | None) -> str:
     if place is None:
         return " "
     where = place.path or place.frame.file
@@ -79,9 +79,14 @@ def _details(findings: Iterable[Finding]) -> list[str]:
     return parts
 
 
-def step_summary(report: Report, command: str, exit_code: int, root: str) -> str:
-    """The summary of one run of `command`: its exit code, its errors, the records that explain them."""
-    parts = [f"### leafexplain: {md_code(_one_line(command, COMMAND_CHARS))} exited with {exit_code}"]
+def step_summary(shown: Shown, command: str, exit_code: int) -> str:
+    """The summary of one run of `command`: its exit code, its errors, the records that explain them. The
+    command and the paths come through `shown` (redacted), before the counts are written."""
+    report = shown.report
+    parts = [f"### leafexplain: {md_code(_one_line(shown.text(command), COMMAND_CHARS))} exited with {exit_code}"]
+    rows = ["| error | where | explained by |", "| --- | --- | --- |"]
+    for index, finding in enumerate(report.findings[:MAX_ROWS]):
+        rows.append(f"| {_cell(error_text(finding.event))} | {_where(shown.place(index))} | {_record_cell(finding)} |")
     explained = sum(1 for f in report.findings if f.matches)
     total = len(report.findings)
     counts = f"{total} error{'s' if total != 1 else ''} found, {explained} explained by a record."
@@ -95,12 +100,6 @@ def step_summary(report: Report, command: str, exit_code: int, root: str) -> str
         parts.append("No Rust panic or Python traceback in its output.")
         return "\n\n".join(parts) + "\n"
     parts.append(counts)
-    located = report.located or (None,) * total
-    rows = ["| error | where | explained by |", "| --- | --- | --- |"]
-    for finding, found in list(zip(report.findings, located, strict=True))[:MAX_ROWS]:
-        rows.append(
-            f"| {_cell(error_text(finding.event))} | {_where(finding, found, root)} | {_record_cell(finding)} |"
-        )
     if total > MAX_ROWS:
         rows.append(f"| … and {total - MAX_ROWS} more (see the log) | | |")
     parts.append("\n".join(rows))

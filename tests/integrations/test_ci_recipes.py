@@ -15,6 +15,7 @@ import pytest
 
 from leafexplain import session
 from leafexplain.integrations.pytest_plugin import RECORD_PROPERTY, URL_PROPERTY
+from leafexplain.render.shown import Shown
 from leafexplain.render.step_summary import step_summary
 from tests.conftest import OUTPUTS, ROOT
 
@@ -43,7 +44,7 @@ def test_the_sample_step_summary_is_what_run_appends(
     [sample] = fenced("markdown")
     monkeypatch.chdir(tmp_path)  # the panic's `./app/src/main.rs` is taken from where cargo ran
     report = session.explain(SAMPLE_INPUT.read_bytes(), bundled_matcher)
-    assert step_summary(report, "cargo run", 101, str(tmp_path)) == sample
+    assert step_summary(Shown(report, {"GITHUB_WORKSPACE": str(tmp_path)}), "cargo run", 101) == sample
 
 
 def test_the_readme_recipe_is_the_first_of_docs_ci() -> None:

@@ -406,7 +406,9 @@ def test_windows_paths_are_placed_by_windows_rules(file: str, root: str, inside:
 
 def test_a_pipe_in_the_command_shows_as_written_in_the_summarys_heading() -> None:
     from leafexplain.models import Report
+    from leafexplain.render.shown import Shown
     from leafexplain.render.step_summary import step_summary
 
-    heading = step_summary(Report((), 85.0), "sh -c 'cargo test | tee log'", 1, "/tmp").split("\n", 1)[0]
+    shown = Shown(Report((), 85.0), {"GITHUB_WORKSPACE": "/tmp"})
+    heading = step_summary(shown, "sh -c 'cargo test | tee log'", 1).split("\n", 1)[0]
     assert "`sh -c 'cargo test | tee log'`" in heading and "\\|" not in heading

@@ -18,6 +18,7 @@ from markdown_it.token import Token
 
 from leafexplain.models import Candidate, ErrorEvent, Finding, Frame, Report
 from leafexplain.render.formats.markdown import md_code, md_escape
+from leafexplain.render.shown import Shown
 from leafexplain.render.step_summary import step_summary
 from tests.conftest import Isolated, as_record, leafexplain_command, make_record
 from tests.hostile.test_properties import examples
@@ -87,7 +88,7 @@ def summary_of(message: str, path: str, command: str, *, url: str = RECORD_URL, 
     found = as_record(make_record("00000000000000aa", message, **fields, **record))
     explained = Finding(event, matches=(Candidate(found, 100.0, "regex"),))
     unexplained = Finding(event._replace(error_type=None))
-    return step_summary(Report((explained, unexplained), 85.0), command, 1, ROOT)
+    return step_summary(Shown(Report((explained, unexplained), 85.0), {"GITHUB_WORKSPACE": ROOT}), command, 1)
 
 
 def check_summary(markdown: str, *, message: str, path: str, command: str, url: str = RECORD_URL) -> None:

@@ -12,14 +12,16 @@ if TYPE_CHECKING:
     from typing import Protocol
 
     from leafexplain.env import Environment
-    from leafexplain.models import Record, Report
+    from leafexplain.models import Record
+    from leafexplain.render.shown import Shown
     from leafexplain.render.style import Row, Style
 
     class Format(Protocol):
         """What a format's module provides (a module is checked against it where FORMATS is looked up)."""
 
-        def write_report(self, report: Report, env: Environment, style: Style) -> None:
-            """Each finding explained, with what was found on this machine (`explain`, `run`, `demo`)."""
+        def write_report(self, shown: Shown, env: Environment, style: Style) -> None:
+            """Each finding explained, with what was found on this machine (`explain`, `run`, `demo`): the
+            report and every path of this machine from `shown`, where they are redacted."""
 
         def write_record(self, record: Record, env: Environment, style: Style) -> None:
             """One record in full (`show`)."""

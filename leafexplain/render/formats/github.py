@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from leafexplain.env import Environment
-from leafexplain.models import Finding, Located, Record, Report
+from leafexplain.models import Finding, Record
 from leafexplain.render.fitting import safe
 from leafexplain.render.naming import error_text, show_command
+from leafexplain.render.shown import Shown
 from leafexplain.render.streams import emit
 from leafexplain.render.style import Row, Style
-from leafexplain.render.workspace import error_place, workspace
+from leafexplain.render.workspace import Place
 from leafexplain.text import safe_link
 
 MAX_PER_KIND = 10  # GitHub shows this many error, and as many warning, annotations per step
@@ -51,11 +52,10 @@ def record_link(record: Record) -> str | None:
     return safe_link(record.working_url)
 
 
-def annotation(finding: Finding, found: Located | None, root: str) -> tuple[str, str]:
-    """The kind (`error` or `warning`) and the command line for one error."""
+def annotation(finding: Finding, place: Place | None) -> tuple[str, str]:
+    """The kind (`error` or `warning`) and the command line for one error, at its `place` (as shown)."""
     event, best = finding.event, finding.best
     error_type = safe(event.error_type or "error", 100)
-    place = error_place(event, found, root)
     properties: dict[str, object] = {}
     if place is not None and place.path is not None:
         properties = {"file": place.path, "line": place.line, "endLine": place.line, "col": place.column}
@@ -82,17 +82,16 @@ def annotation(finding: Finding, found: Located | None, root: str) -> tuple[str,
     return "error", workflow_command("error", properties, "\n".join(body))
 
 
-def annotations(report: Report, environ: Mapping[str, str]) -> str:
+def annotations(shown: Shown) -> str:
     """Every error's annotation, within GitHub's limits per step; one notice counts the rest."""
-    root = workspace(environ)
-    located = report.located or (None,) * len(report.findings)
-    shown = {"error": 0, "warning": 0}
+    report = shown.report
+    written = {"error": 0, "warning": 0}
     left = {"error": 0, "warning": 0}
     lines: list[str] = []
-    for finding, found in zip(report.findings, located, strict=True):
-        kind, line = annotation(finding, found, root)
-        if shown[kind] < MAX_PER_KIND:
-            shown[kind] += 1
+    for index, finding in enumerate(report.findings):
+        kind, line = annotation(finding, shown.place(index))
+        if written[kind] < MAX_PER_KIND:
+            written[kind] += 1
             lines.append(line)
         else:
             left[kind] += 1
@@ -109,8 +108,8 @@ def annotations(report: Report, environ: Mapping[str, str]) -> str:
     return "".join(lines)
 
 
-def write_report(report: Report, env: Environment, style: Style) -> None:
-    emit(env, annotations(report, env.environ))
+def write_report(shown: Shown, env: Environment, style: Style) -> None:
+    emit(env, annotations(shown))
 
 
 # A record or a table of them belongs to no file and no step: `show`, `list` and `search` write plain text.

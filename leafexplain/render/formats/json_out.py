@@ -16,10 +16,10 @@ from leafexplain.models import (
     Record,
     RecordSet,
     Redacted,
-    Report,
     Snippet,
     Verdict,
 )
+from leafexplain.render.shown import Shown
 from leafexplain.render.streams import emit
 from leafexplain.render.style import Row, Style
 from leafexplain.version import __version__
@@ -240,7 +240,8 @@ def write_json(document: dict[str, Any], env: Environment) -> None:
     emit(env, dumps(document))
 
 
-def write_report(report: Report, env: Environment, style: Style) -> None:
+def write_report(shown: Shown, env: Environment, style: Style) -> None:
+    report = shown.report
     write_json(explain_document(report.findings, report.threshold, report.located, report.redacted), env)
 
 

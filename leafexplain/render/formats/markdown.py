@@ -18,6 +18,7 @@ from leafexplain.models import Record, Report
 from leafexplain.render.brief import Brief, briefs, count_line
 from leafexplain.render.document import View, record_view, report_views
 from leafexplain.render.sections import Block, snippet_lines
+from leafexplain.render.shown import Shown
 from leafexplain.render.streams import emit
 from leafexplain.render.style import Row, Style
 from leafexplain.render.tables import table_cells, table_headers
@@ -200,7 +201,8 @@ def record_table_markdown(rows: list[Row]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_report(report: Report, env: Environment, style: Style) -> None:
+def write_report(shown: Shown, env: Environment, style: Style) -> None:
+    report = shown.report
     emit(env, render_markdown(report_views(report, style)) if style.full else render_briefs(report, style))
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from leafexplain.env import Environment
-from leafexplain.models import Record, Report
+from leafexplain.models import Record
 from leafexplain.render.document import View, record_view, report_views
 from leafexplain.render.fitting import CUT, indented_prose
 from leafexplain.render.layout import Line, render_cards
 from leafexplain.render.sections import Block, snippet_lines
+from leafexplain.render.shown import Shown
 from leafexplain.render.streams import emit
 from leafexplain.render.style import Row, Style
 from leafexplain.render.tables import table_cells, table_headers
@@ -76,7 +77,8 @@ def record_table_plain(rows: list[Row], width: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_report(report: Report, env: Environment, style: Style) -> None:
+def write_report(shown: Shown, env: Environment, style: Style) -> None:
+    report = shown.report
     width = style.width or env.width
     if style.full:
         emit(env, render_plain(report_views(report, style), width))

@@ -3,28 +3,33 @@
 One run. Each record that explains an error is a rule (`id`, `name`, descriptions, `help` in text
 and Markdown, `helpUri`: where the library raises it); an error no record explains is a result
 of the one rule `leafexplain/unknown-error`. A result lies at the user's frame, relative to the
-workspace (`uriBaseId` SRCROOT), with the frames as its stack. `show`, `list` and `search` write
-the records as rules of a run without results.
+workspace (`uriBaseId` SRCROOT), with the frames as its stack. A file outside the workspace is an
+absolute `file:` URI (a relative path as the command that printed it meant it: from the current
+folder), never a relative URI without a base, which code scanning cannot place. Every path of this
+machine comes from the report's Shown, redacted. `show`, `list` and `search` write the records as
+rules of a run without results.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from leafexplain.env import Environment
-from leafexplain.models import ErrorEvent, Finding, Frame, Located, Record, Report
+from leafexplain.models import ErrorEvent, Finding, Frame, Record
+from leafexplain.render.document import format_frame
 from leafexplain.render.fitting import safe
 from leafexplain.render.formats.github import error_line
 from leafexplain.render.formats.markdown import md_code, md_link, md_text
 from leafexplain.render.naming import show_command
+from leafexplain.render.shown import Shown, shown_workspace
 from leafexplain.render.streams import emit
 from leafexplain.render.style import Row, Style
 from leafexplain.render.summary import SOLUTIONS_SHOWN
-from leafexplain.render.workspace import error_place, relative_path, windows_path, workspace
+from leafexplain.render.workspace import windows_path
 from leafexplain.text import safe_link
 from leafexplain.version import __version__
 
@@ -86,9 +91,10 @@ def unknown_rule() -> dict[str, Any]:
     }
 
 
-def artifact(file: str, root: str) -> dict[str, Any]:
-    """A file as SARIF names it: relative to the workspace where it lies inside, else a file URI."""
-    inside = relative_path(file, root)
+def artifact(file: str, shown: Shown) -> dict[str, Any] | None:
+    """A file as SARIF names it: relative to the workspace where it lies inside, else a file URI; None for a
+    relative path when there is no current folder to take it from (no place code scanning could find)."""
+    inside = shown.relative(file)
     if inside is not None:
         return {"uri": quote(inside, safe="/"), "uriBaseId": BASE_ID}
     if windows_path(file):  # a Windows machine's file, read elsewhere: a file URI all the same
@@ -96,10 +102,10 @@ def artifact(file: str, root: str) -> dict[str, Any]:
         if forward.startswith("//"):  # a share: \\\\server\\share\\x.py is file://server/share/x.py
             return {"uri": "file:" + quote(forward, safe="/")}
         return {"uri": "file:///" + quote(forward, safe="/:")}
-    path = Path(file)
-    if path.is_absolute():
-        return {"uri": path.as_uri()}
-    return {"uri": quote(file.replace("\\", "/"), safe="/")}
+    if "\\" in file and "/" not in file:  # printed on Windows (`..\\lib\\x.py`), read here: the same parts
+        file = file.replace("\\", "/")
+    absolute = file if Path(file).is_absolute() else shown.absolute(file)
+    return None if absolute is None else {"uri": Path(absolute).as_uri()}
 
 
 def physical(where: dict[str, Any], line: int | None, column: int | None) -> dict[str, Any]:
@@ -109,27 +115,31 @@ def physical(where: dict[str, Any], line: int | None, column: int | None) -> dic
     return location
 
 
-def _stack_frame(frame: Frame, root: str) -> dict[str, Any]:
-    where = artifact(safe(frame.file, 1000), root)
-    location: dict[str, Any] = {"physicalLocation": physical(where, frame.line, frame.column)}
-    if frame.function:
-        location["message"] = {"text": safe(frame.function, 300)}
+def _stack_frame(frame: Frame, shown: Shown) -> dict[str, Any]:
+    where = artifact(safe(frame.file, 1000), shown)
+    location: dict[str, Any] = {}
+    if where is not None:
+        location["physicalLocation"] = physical(where, frame.line, frame.column)
+        if frame.function:
+            location["message"] = {"text": safe(frame.function, 300)}
+    else:  # no place to give: the frame as printed, in words
+        location["message"] = {"text": format_frame(frame)}
     return {"location": location}
 
 
-def _fallback_location(event: ErrorEvent, root: str, input_name: str | None) -> dict[str, Any]:
+def _fallback_location(event: ErrorEvent, shown: Shown) -> dict[str, Any]:
     """Where an error with no frame of the user's lies: the place it was raised (a library's file), else the
     line of the log it was read from. Code scanning refuses a whole file for one result without a location."""
     raised = event.location or next((f for f in event.frames if f.file), None)
-    if raised is not None and raised.file:
-        return physical(artifact(safe(raised.file, 1000), root), raised.line, raised.column)
-    log = artifact(safe(input_name, 1000), root) if input_name else {"uri": STDIN_URI}
-    return physical(log, event.line_number or None, None)
+    where = artifact(safe(raised.file, 1000), shown) if raised is not None and raised.file else None
+    if where is not None and raised is not None:
+        return physical(where, raised.line, raised.column)
+    log = artifact(safe(shown.input_name, 1000), shown) if shown.input_name else None
+    return physical(log or {"uri": STDIN_URI}, event.line_number or None, None)
 
 
-def result(
-    finding: Finding, found: Located | None, rule_index: int, root: str, input_name: str | None = None
-) -> dict[str, Any]:
+def result(finding: Finding, index: int, rule_index: int, shown: Shown) -> dict[str, Any]:
+    """The report's finding `index` as a result of the rule `rule_index`."""
     event, best = finding.event, finding.best
     text = error_line(finding)
     if best is not None:
@@ -142,18 +152,20 @@ def result(
         "level": "error" if best is not None else "warning",
         "message": {"text": text},
     }
-    place = error_place(event, found, root)
+    place = shown.place(index)
+    where = None
     if place is not None:
         if place.path is not None:
             where = {"uri": quote(place.path, safe="/"), "uriBaseId": BASE_ID}
         else:
-            where = artifact(safe(place.frame.file, 1000), root)
+            where = artifact(safe(place.frame.file, 1000), shown)
+    if place is not None and where is not None:
         out["locations"] = [{"physicalLocation": physical(where, place.line, place.column)}]
     else:
-        out["locations"] = [{"physicalLocation": _fallback_location(event, root, input_name)}]
+        out["locations"] = [{"physicalLocation": _fallback_location(event, shown)}]
     frames = [f for f in event.frames if f.file][:MAX_STACK_FRAMES]
     if frames:
-        out["stacks"] = [{"frames": [_stack_frame(f, root) for f in frames]}]
+        out["stacks"] = [{"frames": [_stack_frame(f, shown) for f in frames]}]
     properties: dict[str, Any] = {"language": event.language, "count": event.count}
     if event.test:
         properties["test"] = safe(event.test, 300)
@@ -163,12 +175,13 @@ def result(
     return out
 
 
-def sarif_log(rules: Sequence[dict[str, Any]], results: Sequence[dict[str, Any]], root: str, **properties: Any) -> str:
+def sarif_log(rules: Sequence[dict[str, Any]], results: Sequence[dict[str, Any]], base: str, **properties: Any) -> str:
+    """The log of one run; `base`: the workspace as shown (redacted)."""
     run: dict[str, Any] = {
         "tool": {
             "driver": {"name": "leafexplain", "version": __version__, "semanticVersion": __version__, "rules": rules}
         },
-        "originalUriBaseIds": {BASE_ID: {"uri": Path(root).as_uri().rstrip("/") + "/"}},
+        "originalUriBaseIds": {BASE_ID: {"uri": Path(base).as_uri().rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
         "results": list(results),
     }
@@ -178,30 +191,31 @@ def sarif_log(rules: Sequence[dict[str, Any]], results: Sequence[dict[str, Any]]
     return json.dumps(log, ensure_ascii=True, indent=2) + "\n"
 
 
-def report_log(report: Report, root: str, input_name: str | None = None) -> str:
-    """The report as one SARIF log: a rule per matched record (and one for errors without a record)."""
+def report_log(shown: Shown) -> str:
+    """The report as one SARIF log: a rule per matched record (and one for errors without a record). The
+    counts are read last: they hold the paths the results show."""
+    report = shown.report
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
     results = []
-    located: Iterable[Located | None] = report.located or (None,) * len(report.findings)
-    for finding, found in zip(report.findings, located, strict=True):
+    for number, finding in enumerate(report.findings):
         record = finding.best.record if finding.best is not None else None
         key = record.id if record is not None else UNKNOWN_RULE
         if key not in index:
             index[key] = len(rules)
             rules.append(rule(record) if record is not None else unknown_rule())
-        results.append(result(finding, found, index[key], root, input_name))
+        results.append(result(finding, number, index[key], shown))
     redacted = None if report.redacted is None else dict(report.redacted)
-    return sarif_log(rules, results, root, threshold=report.threshold, dropped=report.dropped, redacted=redacted)
+    return sarif_log(rules, results, shown.base, threshold=report.threshold, dropped=report.dropped, redacted=redacted)
 
 
-def write_report(report: Report, env: Environment, style: Style) -> None:
-    emit(env, report_log(report, workspace(env.environ), style.input_name))
+def write_report(shown: Shown, env: Environment, style: Style) -> None:
+    emit(env, report_log(shown))
 
 
 def write_record(record: Record, env: Environment, style: Style) -> None:
-    emit(env, sarif_log([rule(record)], [], workspace(env.environ)))
+    emit(env, sarif_log([rule(record)], [], shown_workspace(env)))
 
 
 def write_records(rows: list[Row], env: Environment, style: Style) -> None:
-    emit(env, sarif_log([rule(record) for record, _ in rows], [], workspace(env.environ)))
+    emit(env, sarif_log([rule(record) for record, _ in rows], [], shown_workspace(env)))

@@ -20,8 +20,9 @@ from leafexplain.text import safe_link
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: this is everyday start-up
 if TYPE_CHECKING:
     from leafexplain.env import Environment
-    from leafexplain.models import Record, Report
+    from leafexplain.models import Record
     from leafexplain.render.layout import Line
+    from leafexplain.render.shown import Shown
     from leafexplain.render.style import Row, Style
 
 CARD_STYLES = {  # SGR parameters of each role of render/layout.py's segments
@@ -92,7 +93,8 @@ def card_line(line: Line, colour: bool) -> str:
     return "".join(out)
 
 
-def write_report(report: Report, env: Environment, style: Style) -> None:
+def write_report(shown: Shown, env: Environment, style: Style) -> None:
+    report = shown.report
     if style.full:
         from leafexplain.render.formats import terminal_rich
 
