@@ -11,6 +11,7 @@ from leafexplain.extract.common import (
     MODULE_EXCEPTION_LINE,
     LastError,
     LineStripper,
+    another_program,
     prefix_stripper,
     trim_blank,
     user_frame,
@@ -33,28 +34,6 @@ CONTEXT = "During handling of the above exception, another exception occurred:"
 MAX_MESSAGE_LINES = 200
 # Lines that end a message even without a blank line before them: pytest's rules and summaries.
 REPORT_LINE = lazy_regex(r"^(?:[=_-]{5,}|(?:FAILED|ERROR|PASSED) \S)")
-# ... and lines written once the traceback was out, by the program going on (a traceback printed by
-# `logging.exception` or `traceback.print_exc()`) or by another one: a CI runner's own lines (GitHub
-# Actions' `##[error]` and step result, GitLab's job result; not a workflow command such as `::error::`,
-# which a runner never shows as written and a message may well hold), a log record that starts with its
-# time (ISO 8601, or glog's `E1130 12:00:01` as torch's elastic launcher writes) or with Python logging's
-# default `LEVEL:logger:`, a tqdm progress bar. A message's own lines do not look so.
-_RUNNER_LINES = ("##[", "Error: Process completed with exit code", "ERROR: Job failed")
-_LOG_LEVELS = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
-_LOG_TIME = lazy_regex(r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|[IWEF]\d{4} \d\d:\d\d:\d\d")
-_LOG_LEVEL = lazy_regex(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]+:")
-_PROGRESS_BAR = lazy_regex(r"\d%\|[^|\n]*\| *\d+/\d+ \[")  # no `|` inside the bar: linear on any line
-
-
-def _another_program(line: str) -> bool:
-    if line.startswith(_RUNNER_LINES):
-        return True
-    if line.startswith(_LOG_LEVELS):
-        return bool(_LOG_LEVEL.match(line))
-    if "%|" in line:
-        return bool(_PROGRESS_BAR.search(line))
-    lead = line[:2]  # the regex only where a time could start: `2`, `[2`, `E1`
-    return (lead[:1].isdigit() or lead[1:].isdigit()) and bool(_LOG_TIME.match(line))
 
 
 def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[str], int]:
@@ -72,7 +51,7 @@ def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[s
             or line.startswith((CAUSE, CONTEXT))
             or REPORT_LINE.match(line)
             or (": " in line and WARNING_LINE.match(line))  # `sys:1: RuntimeWarning: ...` printed at exit
-            or _another_program(line)
+            or another_program(line)
         ):
             break
         if not line.strip():
