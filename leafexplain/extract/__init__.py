@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from leafexplain.extract import jupyter, python, rust
+from leafexplain.extract import debugger, jupyter, python, rust, rust_reports, status
 from leafexplain.extract import pytest as pytest_report
 from leafexplain.extract.common import exception_class, short_class
 from leafexplain.extract.paste import unfold
@@ -15,11 +15,14 @@ Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
 # Order matters: an extractor claims the lines it used, and later ones skip them.
 EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
     ("doctest-expected", python.claim_doctest_expectations),
+    ("rust-reports", rust_reports.extract),  # before rust: a chain's `Error: ` line is its own
     ("rust", rust.extract),
+    ("python-debugger", debugger.extract),
     ("python", python.extract),
     ("jupyter", jupyter.extract),
     ("pytest", pytest_report.extract),
     ("python-bare", python.extract_bare),
+    ("absl-status", status.extract),
 )
 # A short text with no recognisable error around it is taken as a pasted message.
 MAX_BARE_MESSAGE_LINES = 20

@@ -13,7 +13,8 @@ LineStripper = Callable[[str], "str | None"]
 
 # An exception line: a (possibly dotted) class name, then the message. The class's last part
 # starts with a capital or an underscore, as exception classes do.
-EXCEPTION_LINE = lazy_regex(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?:: (?P<message>.*)|:?)\s*$")
+# A message may follow the colon with no space (`RuntimeError:CUDA error`), never a second colon (`Foo::bar`).
+EXCEPTION_LINE = lazy_regex(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?::(?!:) ?(?P<message>.*)|:?)\s*$")
 # The exception line of a paste that lost its first character (`untimeError: ...`), read only where
 # a traceback's frames say an exception line must follow.
 CLIPPED_EXCEPTION_LINE = lazy_regex(r"^(?P<type>[a-z]\w*(?:Error|Exception|Warning))(?:: (?P<message>.*)|:?)\s*$")
@@ -22,7 +23,13 @@ CLIPPED_EXCEPTION_LINE = lazy_regex(r"^(?P<type>[a-z]\w*(?:Error|Exception|Warni
 MODULE_EXCEPTION_LINE = lazy_regex(r"^(?P<type>(?:[A-Za-z_]\w*\.)+[a-z_]\w*)(?:: (?P<message>.*)|:?)\s*$")
 BARE_EXCEPTION = lazy_regex(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Iteration|Fault))"
-    r": (?P<message>\S.*)$"
+    r":(?!:) ?(?P<message>\S.*)$"
+)
+# A class of a library's own, named in full, with no `Error`/`Exception` in its name
+# (`torch._dynamo.exc.BackendCompilerFailed: ...`): lowercase module parts, a CamelCase class of two words or
+# more, so that a logger's name (`uvicorn.error: ...`) or a sentence is none.
+QUALIFIED_EXCEPTION = lazy_regex(
+    r"^(?P<type>(?:[a-z_][a-z0-9_]*\.)+[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+): (?P<message>\S.*)$"
 )
 
 

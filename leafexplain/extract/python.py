@@ -9,13 +9,16 @@ from leafexplain.extract.common import (
     CLIPPED_EXCEPTION_LINE,
     EXCEPTION_LINE,
     MODULE_EXCEPTION_LINE,
+    QUALIFIED_EXCEPTION,
     LastError,
     LineStripper,
     another_program,
     prefix_stripper,
+    short_class,
     trim_blank,
     user_frame,
 )
+from leafexplain.extract.oserror import english_os_error
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.regex import lazy_regex
 
@@ -32,6 +35,19 @@ SYNTAX_TYPES = ("SyntaxError", "IndentationError", "TabError")
 CAUSE = "The above exception was the direct cause of the following exception:"
 CONTEXT = "During handling of the above exception, another exception occurred:"
 MAX_MESSAGE_LINES = 200
+# JAX's wrappers of the error a user's code raised, and the notes it prints around them: the error is the one
+# they carry (`UnfilteredStackTrace: jax._src.errors.X: msg`), the frames-removed note no error of its own.
+JAX_WRAPPERS = frozenset({"UnfilteredStackTrace", "SimplifiedTraceback"})
+JAX_NOTES = (
+    "For simplicity, JAX has removed its internal frames",
+    "The stack trace below excludes JAX-internal frames.",
+    "The preceding is the original exception that occurred, unmodified.",
+)
+# Python 2's report of an exception in `__del__` or a callback: `Exception KeyError: 'x' in <function f> ignored`.
+PY2_IGNORED = lazy_regex(
+    r"^Exception (?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*): (?P<message>.*?) in (?P<where><.*>|\S+) ignored\s*$"
+)
+_QUOTED_REPR = lazy_regex(r"""^(?:\w+\()?(?P<q>["'])(?P<inner>.*)(?P=q),?\)?$""")
 # Lines that end a message even without a blank line before them: pytest's rules and summaries.
 REPORT_LINE = lazy_regex(r"^(?:[=_-]{5,}|(?:FAILED|ERROR|PASSED) \S)")
 
@@ -111,7 +127,7 @@ def _parse_traceback(lines: list[str], i: int, strip: LineStripper) -> tuple[lis
     return frames, i
 
 
-def _event(
+def exception_event(
     error_type: str,
     message_lines: list[str],
     frames: list[Frame],
@@ -122,7 +138,7 @@ def _event(
     location = frames[-1] if frames else None
     # A warning is not an error, nor is an exception with nothing to say that led to another one
     # (a bare StopIteration before `generator raised StopIteration`): each counts only when a record explains it.
-    message = "\n".join(trim_blank(message_lines)).strip()
+    message = english_os_error(error_type, "\n".join(trim_blank(message_lines)).strip())
     tentative = error_type.rsplit(".", 1)[-1].endswith("Warning") or (chained is not None and not message)
     return ErrorEvent(
         language="python",
@@ -136,6 +152,29 @@ def _event(
         line_number=start + 1,
         tentative=tentative,
     )
+
+
+def _nested(event: ErrorEvent) -> list[ErrorEvent]:
+    """An exception whose message's first line ends with a colon and goes on with an exception line carries that one
+    (`BackendCompilerFailed: backend='inductor' raised:` then `ImportError: ...`): the nested one is an event of its
+    own, read first, the cause of the one that carries it."""
+    first, newline, rest = event.message.partition("\n")
+    nested = BARE_EXCEPTION.match(rest.split("\n", 1)[0]) if newline and first.rstrip().endswith(":") else None
+    if nested is None:
+        return [event]
+    inner_lines = [nested.group("message"), *rest.split("\n")[1:]]
+    inner = exception_event(nested.group("type"), inner_lines, [], event.line_number - 1, "cause", event.extractor)
+    return [inner._replace(tentative=False), event._replace(message=first.strip())]
+
+
+def _jax_unwrapped(error_type: str, message: list[str]) -> tuple[str, list[str]] | None:
+    """JAX's wrappers (JAX_WRAPPERS): the error they carry in their message, or None for the frames-removed note."""
+    if short_class(error_type) not in JAX_WRAPPERS:
+        return error_type, message
+    inner = EXCEPTION_LINE.match(message[0]) if message else None
+    if inner is None or not inner.group("message"):
+        return None
+    return inner.group("type"), [inner.group("message"), *message[1:]]
 
 
 def _strip_group_markup(lines: list[str], start: int) -> tuple[list[str], int]:
@@ -171,6 +210,10 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
             events.append(last.event._replace(line_number=offset + i + 1))  # type: ignore[union-attr]
             i += copied
             continue
+        if line.startswith(JAX_NOTES):
+            claimed[i] = True  # JAX's note about the frames it removed: no error of its own
+            i += 1
+            continue
         group = GROUP_ANCHOR.match(line) if "Traceback" in line else None
         if group:
             block, end = _strip_group_markup(lines, i)
@@ -192,13 +235,16 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
                 i += 1
                 continue
             more, end = _continuation(lines, j + 1, strip)
-            message = [em.group("message") or "", *more]
             for k in range(start, end):
                 claimed[k] = True
-            event = _event(
-                em.group("type"), message, frames, offset + start, _chain_after(lines, end, strip), "python-traceback"
+            carried = _jax_unwrapped(em.group("type"), [em.group("message") or "", *more])
+            if carried is None:
+                i = end
+                continue
+            event = exception_event(
+                carried[0], carried[1], frames, offset + start, _chain_after(lines, end, strip), "python-traceback"
             )
-            events.append(event)
+            events.extend(_nested(event))
             last.remember(lines, start, end, event)
             i = end
             continue
@@ -212,7 +258,7 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
                     for k in range(i, j + 1):
                         claimed[k] = True
                     events.append(
-                        _event(
+                        exception_event(
                             em.group("type"), [em.group("message") or ""], [frame], offset + i, None, "python-syntax"
                         )
                     )
@@ -224,7 +270,9 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
         if wm:
             frame = Frame(file=wm.group("file"), line=int(wm.group("line")))
             claimed[i] = True
-            events.append(_event(wm.group("type"), [wm.group("message")], [frame], offset + i, None, "python-warning"))
+            events.append(
+                exception_event(wm.group("type"), [wm.group("message")], [frame], offset + i, None, "python-warning")
+            )
         i += 1
     return events
 
@@ -253,7 +301,23 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
             i += 1
             continue
         line = lines[i]
-        if ": " not in line:
+        if ": " not in line and "Error:" not in line:  # `RuntimeError:CUDA error` has no space after its colon
+            i += 1
+            continue
+        if line.startswith("Exception ") and line.rstrip().endswith(" ignored") and (old := PY2_IGNORED.match(line)):
+            claimed[i] = True
+            message = old.group("message")
+            quoted = _QUOTED_REPR.match(message)
+            events.append(
+                exception_event(
+                    old.group("type"),
+                    [quoted.group("inner") if quoted else message],
+                    [],
+                    offset + i,
+                    None,
+                    "python2-ignored",
+                )
+            )
             i += 1
             continue
         known = seen.get(line)
@@ -265,22 +329,56 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
             continue
         m = BARE_PREFIX.match(line)
         prefix = m.group("prefix") if m else ""
-        bare = BARE_EXCEPTION.match(line[len(prefix) :])
+        body = line[len(prefix) :]
+        bare = BARE_EXCEPTION.match(body) or (QUALIFIED_EXCEPTION.match(body) if "." in body[:60] else None)
         if not bare:
             i += 1
             continue
         strip = prefix_stripper(prefix) if prefix.strip() else (lambda s: s)
-        more, end = _continuation(lines, i + 1, _indented_only(strip))
-        # Only indented lines carry on a bare message: a blank line ends it too.
-        more = more[: next((n for n, text in enumerate(more) if not text[:1].isspace()), len(more))]
+        quoted = ">" in prefix  # a markdown quote: the message goes on in the quoted lines after it
+        more, end = _continuation(lines, i + 1, _quoted_only(strip) if quoted else _indented_only(strip))
+        if not quoted:
+            # Only indented lines carry on a bare message: a blank line ends it too.
+            more = more[: next((n for n, text in enumerate(more) if not text[:1].isspace()), len(more))]
         end = i + 1 + len(more)
         for k in range(i, end):
             claimed[k] = True
+        carried = _jax_unwrapped(bare.group("type"), [bare.group("message"), *more])
+        if carried is None:
+            i = end
+            continue
         if not more:
             seen[line] = len(events)
-        events.append(_event(bare.group("type"), [bare.group("message"), *more], [], offset + i, None, "python-bare"))
+        events.append(exception_event(carried[0], carried[1], [], offset + i, None, "python-bare"))
         i = end
+    events = _carried_first(events)
     return [event._replace(count=repeats[n]) if n in repeats else event for n, event in enumerate(events)]
+
+
+def _carried_first(events: list[ErrorEvent]) -> list[ErrorEvent]:
+    """A bare exception whose message ends with a colon, the next line another one: that one is what it carries
+    (`torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:` then `ImportError: ...`). It is read first,
+    at the carrier's line, as the cause of the carrier (`_nested` for a traceback's)."""
+    out = list(events)
+    for n in range(len(out) - 1):
+        carrier, inner = out[n], out[n + 1]
+        if carrier.message.endswith(":") and inner.line_number == carrier.line_number + 1 and not carrier.chained:
+            out[n] = inner._replace(chained="cause", line_number=carrier.line_number)
+            out[n + 1] = carrier
+    return out
+
+
+def _quoted_only(strip: LineStripper) -> LineStripper:
+    """In a markdown quote (`> `), the quoted lines after a bare exception carry its message on, up to a blank quoted
+    line or another exception line."""
+
+    def quoted(line: str) -> str | None:
+        text = strip(line)
+        if text is None or BARE_EXCEPTION.match(text.lstrip()):
+            return None
+        return text
+
+    return quoted
 
 
 def claim_doctest_expectations(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:

@@ -26,9 +26,11 @@ if TYPE_CHECKING:
 # Every error we explain has one of these words near it: Rust's "panicked at", Python's
 # "Traceback", an exception or warning class (pytest's `E   ...` lines and `FAILED ... - ...`
 # summaries name the class too). Each word costs a pass over the input (~30 ms per 100 MB here,
-# less for a longer word), so the list is kept to these four, each as long as it can be: a bare
-# `Exception: ...` line with no traceback around it is only found in inputs under 1 MB.
-KEYWORDS = (b"panicked", b"raceback (most recent call last)", b"Error", b"Warning: ")
+# less for a longer word), so the list is kept to these, each as long as it can be: a bare
+# `Exception: ...` line with no traceback around it is only found in inputs under 1 MB. The fifth is
+# human-panic's report, which names no error at all (VS Code's popup, anyhow's chains and absl's
+# status lines nearly always carry `Error` somewhere near, and are pasted, small inputs, anyway).
+KEYWORDS = (b"panicked", b"raceback (most recent call last)", b"Error", b"Warning: ", b"had a problem and crashed")
 OPENINGS = (b"panicked", b"raceback (most recent call last)")  # the first line of a panic or traceback
 WHOLE_INPUT_BYTES = 1 << 20  # below this the input is one window: exact, and cheap anyway
 LINES_BEFORE = 40  # a pytest section header and frames, cargo's `---- test stdout ----`
