@@ -15,8 +15,8 @@ Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
 # Order matters: an extractor claims the lines it used, and later ones skip them.
 EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
     ("doctest-expected", python.claim_doctest_expectations),
-    ("rust-reports", rust_reports.extract),  # before rust: a chain's `Error: ` line is its own
     ("rust", rust.extract),
+    ("rust-reports", rust_reports.extract),  # after rust: a `Caused by:` inside a panic's message is the panic's
     ("python-debugger", debugger.extract),
     ("python", python.extract),
     ("jupyter", jupyter.extract),
