@@ -42,7 +42,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
     for i, line in enumerate(lines):
         if claimed[i] or not any(mark in line for mark in _MARKS):
             continue
-        m = STATUS_LINE.match(line.strip())
+        m = STATUS_LINE.match(line.strip().strip("`"))  # a status quoted whole as inline code too
         if m is None:
             continue
         claimed[i] = True
