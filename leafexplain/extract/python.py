@@ -210,7 +210,7 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
             events.append(last.event._replace(line_number=offset + i + 1))  # type: ignore[union-attr]
             i += copied
             continue
-        if line.startswith(JAX_NOTES):
+        if line[:1] in "FT" and line.startswith(JAX_NOTES):
             claimed[i] = True  # JAX's note about the frames it removed: no error of its own
             i += 1
             continue
@@ -304,22 +304,6 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
         if ": " not in line and "Error:" not in line:  # `RuntimeError:CUDA error` has no space after its colon
             i += 1
             continue
-        if line.startswith("Exception ") and line.rstrip().endswith(" ignored") and (old := PY2_IGNORED.match(line)):
-            claimed[i] = True
-            message = old.group("message")
-            quoted = _QUOTED_REPR.match(message)
-            events.append(
-                exception_event(
-                    old.group("type"),
-                    [quoted.group("inner") if quoted else message],
-                    [],
-                    offset + i,
-                    None,
-                    "python2-ignored",
-                )
-            )
-            i += 1
-            continue
         known = seen.get(line)
         # The next line does not carry the message on (not blank, not indented): this line is the event again.
         if known is not None and (i + 1 == count or (lines[i + 1] and not lines[i + 1][:1].isspace())):
@@ -330,7 +314,19 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
         m = BARE_PREFIX.match(line)
         prefix = m.group("prefix") if m else ""
         body = line[len(prefix) :]
-        bare = BARE_EXCEPTION.match(body) or (QUALIFIED_EXCEPTION.match(body) if "." in body[:60] else None)
+        bare = BARE_EXCEPTION.match(body)
+        if not bare:
+            # The other shapes of a bare exception, each tested by its first letter before its regex: most lines of
+            # a log are none of them, and are passed over at the cost of one slice.
+            head = body[:1]
+            if head == "E" and (ignored := _python2_ignored(body, offset + i)):
+                claimed[i] = True
+                events.append(ignored)
+                i += 1
+                continue
+            # A library's class named in full: its lowercase module, a dot before the colon.
+            if head.islower() and -1 < body.find(".") < body.find(": "):
+                bare = QUALIFIED_EXCEPTION.match(body)
         if not bare:
             i += 1
             continue
@@ -353,6 +349,20 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
         i = end
     events = _carried_first(events)
     return [event._replace(count=repeats[n]) if n in repeats else event for n, event in enumerate(events)]
+
+
+def _python2_ignored(line: str, start: int) -> ErrorEvent | None:
+    """Python 2's `Exception KeyError: 'x' in <function f> ignored` (PY2_IGNORED), its message unquoted."""
+    if not line.startswith("Exception ") or not line.rstrip().endswith(" ignored"):
+        return None
+    m = PY2_IGNORED.match(line)
+    if m is None:
+        return None
+    message = m.group("message")
+    quoted = _QUOTED_REPR.match(message)
+    return exception_event(
+        m.group("type"), [quoted.group("inner") if quoted else message], [], start, None, "python2-ignored"
+    )
 
 
 def _carried_first(events: list[ErrorEvent]) -> list[ErrorEvent]:

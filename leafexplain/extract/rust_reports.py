@@ -36,19 +36,28 @@ _EXPLANATION_PLACE = lazy_regex(r"Panic occurred in file '(?P<file>[^']+)' at li
 _CAUSE_ENDS = ("--- stdout", "--- stderr")
 
 
-def _may_hold_a_report(text: str) -> bool:
-    """The words every report here needs, looked for in the whole text at once (most logs have none)."""
-    return CAUSED_BY in text or "Error: " in text or "panicked (crashed)" in text or "had a problem and crashed" in text
+# The words a report's first line holds; eyre's `Error: ` stands alone on its line.
+_ANCHORS = (CAUSED_BY, "Error:", "panicked (crashed)", *HUMAN_PANIC_OPENINGS)
+
+
+def _anchors_in(text: str) -> tuple[str, ...]:
+    """The anchors the whole text holds, looked for at once: most logs hold none, and then no line needs a look (a
+    log whose every line says `Error: ` still has no `Error:` alone on a line)."""
+    found = [anchor for anchor in _ANCHORS if anchor in text]
+    if "Error:" in found and "Error:\n" not in text and "Error: \n" not in text:
+        found.remove("Error:")
+    return tuple(found)
 
 
 def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
-    if not _may_hold_a_report("\n".join(lines)):
+    anchors = _anchors_in("\n".join(lines))
+    if not anchors:
         return []
     events: list[ErrorEvent] = []
     i = 0
     while i < len(lines):
         line = lines[i]
-        if claimed[i] or not line.strip():
+        if claimed[i] or not any(anchor in line for anchor in anchors):
             i += 1
             continue
         text = line.strip()

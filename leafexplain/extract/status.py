@@ -25,7 +25,7 @@ STATUS_CODES = (
     "DATA_LOSS",
     "UNAUTHENTICATED",
 )
-_MARKS = tuple(code + ": " for code in STATUS_CODES)
+_CODE_INITIALS = frozenset(code[0] for code in STATUS_CODES)
 # The line is the status alone, or a glog/TensorFlow error record of it (`E0717 11:40:54.103908 1234 file.cc:56] `,
 # `2024-07-17 11:40:54.103908: E file.cc:56] `): an error's, not an info or a warning's.
 STATUS_LINE = lazy_regex(
@@ -35,12 +35,14 @@ STATUS_LINE = lazy_regex(
 
 
 def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
-    text = "\n".join(lines)
-    if not any(mark in text for mark in _MARKS):  # the whole text at once: most logs hold no status at all
-        return []
     events: list[ErrorEvent] = []
     for i, line in enumerate(lines):
-        if claimed[i] or not any(mark in line for mark in _MARKS):
+        # A status line opens with its code, or is an error record whose place ends with `] `: string tests before
+        # the regex, which most lines of a log never reach.
+        head = line.lstrip(" \t`")[:1]
+        if claimed[i] or not (head in _CODE_INITIALS or ((head.isdigit() or head in "EF") and "] " in line)):
+            continue
+        if ": " not in line:
             continue
         m = STATUS_LINE.match(line.strip().strip("`"))  # a status quoted whole as inline code too
         if m is None:
