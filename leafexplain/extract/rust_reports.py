@@ -246,8 +246,10 @@ def _human_panic(lines: list[str], at: int) -> tuple[list[ErrorEvent], int] | No
             end = j + 1
         elif (m := _CAUSE.match(line.strip())) and not message:
             message = m.group("message").replace('\\"', '"')
+            end = j + 1  # the pasted report file's lines are the report's
         elif location is None and (m := _EXPLANATION_PLACE.search(line)):
             location = Frame(file=m.group("file"), line=int(m.group("line")))
+            end = max(end, j + 1)
     if report is None and not message:
         return None
     event = ErrorEvent(
