@@ -183,6 +183,7 @@ class ErrorEvent(NamedTuple):
     # Found by a guess (a whole short text taken as a message, a warning): kept only when a record
     # explains it, so that a green build, a passing test run or a training log is no error at all.
     tentative: bool = False
+    report: str | None = None  # the file a panic hook wrote its report to (human-panic)
 
 
 # Secrets replaced in what was read, by kind: (kind, how many), never a value. None: redaction was off.

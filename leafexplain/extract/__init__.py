@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from leafexplain.extract import fatal, jupyter, python, rust
+from leafexplain.extract import debugger, fatal, jupyter, python, rust, rust_reports, status
 from leafexplain.extract import pytest as pytest_report
 from leafexplain.extract.common import exception_class, short_class
 from leafexplain.extract.paste import unfold
@@ -16,11 +16,14 @@ Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
 EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
     ("doctest-expected", python.claim_doctest_expectations),
     ("rust", rust.extract),
+    ("rust-reports", rust_reports.extract),  # after rust: a `Caused by:` inside a panic's message is the panic's
+    ("python-debugger", debugger.extract),
     ("python", python.extract),
     ("jupyter", jupyter.extract),
     ("pytest", pytest_report.extract),
     ("fatal", fatal.extract),
     ("python-bare", python.extract_bare),
+    ("absl-status", status.extract),
 )
 # A short text with no recognisable error around it is taken as a pasted message.
 MAX_BARE_MESSAGE_LINES = 20

@@ -13,7 +13,8 @@ LineStripper = Callable[[str], "str | None"]
 
 # An exception line: a (possibly dotted) class name, then the message. The class's last part
 # starts with a capital or an underscore, as exception classes do.
-EXCEPTION_LINE = lazy_regex(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?:: (?P<message>.*)|:?)\s*$")
+# A message may follow the colon with no space (`RuntimeError:CUDA error`), never a second colon (`Foo::bar`).
+EXCEPTION_LINE = lazy_regex(r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z_]\w*))(?::(?!:) ?(?P<message>.*)|:?)\s*$")
 # The exception line of a paste that lost its first character (`untimeError: ...`), read only where
 # a traceback's frames say an exception line must follow.
 CLIPPED_EXCEPTION_LINE = lazy_regex(r"^(?P<type>[a-z]\w*(?:Error|Exception|Warning))(?:: (?P<message>.*)|:?)\s*$")
@@ -22,8 +23,39 @@ CLIPPED_EXCEPTION_LINE = lazy_regex(r"^(?P<type>[a-z]\w*(?:Error|Exception|Warni
 MODULE_EXCEPTION_LINE = lazy_regex(r"^(?P<type>(?:[A-Za-z_]\w*\.)+[a-z_]\w*)(?:: (?P<message>.*)|:?)\s*$")
 BARE_EXCEPTION = lazy_regex(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Iteration|Fault))"
-    r": (?P<message>\S.*)$"
+    r":(?!:) ?(?P<message>\S.*)$"
 )
+# A class of a library's own, named in full, with no `Error`/`Exception` in its name
+# (`torch._dynamo.exc.BackendCompilerFailed: ...`): lowercase module parts, a CamelCase class of two words or
+# more, so that a logger's name (`uvicorn.error: ...`) or a sentence is none.
+QUALIFIED_EXCEPTION = lazy_regex(
+    r"^(?P<type>(?:[a-z_][a-z0-9_]*\.)+[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+): (?P<message>\S.*)$"
+)
+
+
+# Lines written once an error was out, by the program going on (a traceback printed by
+# `logging.exception` or `traceback.print_exc()`) or by another one: a CI runner's own lines (GitHub
+# Actions' `##[error]` and step result, GitLab's job result; not a workflow command such as `::error::`,
+# which a runner never shows as written and a message may well hold), a log record that starts with its
+# time (ISO 8601, or glog's `E1130 12:00:01` as torch's elastic launcher writes) or with Python logging's
+# default `LEVEL:logger:`, a tqdm progress bar. A message's own lines do not look so.
+_RUNNER_LINES = ("##[", "Error: Process completed with exit code", "ERROR: Job failed")
+_LOG_LEVELS = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
+_LOG_TIME = lazy_regex(r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|[IWEF]\d{4} \d\d:\d\d:\d\d")
+_LOG_LEVEL = lazy_regex(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]+:")
+_PROGRESS_BAR = lazy_regex(r"\d%\|[^|\n]*\| *\d+/\d+ \[")  # no `|` inside the bar: linear on any line
+
+
+def another_program(line: str) -> bool:
+    """The line is another program's, or the program's own going on: it ends an error's message."""
+    if line.startswith(_RUNNER_LINES):
+        return True
+    if line.startswith(_LOG_LEVELS):
+        return bool(_LOG_LEVEL.match(line))
+    if "%|" in line:
+        return bool(_PROGRESS_BAR.search(line))
+    lead = line[:2]  # the regex only where a time could start: `2`, `[2`, `E1`
+    return (lead[:1].isdigit() or lead[1:].isdigit()) and bool(_LOG_TIME.match(line))
 
 
 def exception_class(text: str) -> bool:

@@ -9,12 +9,16 @@ from leafexplain.extract.common import (
     CLIPPED_EXCEPTION_LINE,
     EXCEPTION_LINE,
     MODULE_EXCEPTION_LINE,
+    QUALIFIED_EXCEPTION,
     LastError,
     LineStripper,
+    another_program,
     prefix_stripper,
+    short_class,
     trim_blank,
     user_frame,
 )
+from leafexplain.extract.oserror import english_os_error
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.regex import lazy_regex
 
@@ -31,30 +35,21 @@ SYNTAX_TYPES = ("SyntaxError", "IndentationError", "TabError")
 CAUSE = "The above exception was the direct cause of the following exception:"
 CONTEXT = "During handling of the above exception, another exception occurred:"
 MAX_MESSAGE_LINES = 200
+# JAX's wrappers of the error a user's code raised, and the notes it prints around them: the error is the one
+# they carry (`UnfilteredStackTrace: jax._src.errors.X: msg`), the frames-removed note no error of its own.
+JAX_WRAPPERS = frozenset({"UnfilteredStackTrace", "SimplifiedTraceback"})
+JAX_NOTES = (
+    "For simplicity, JAX has removed its internal frames",
+    "The stack trace below excludes JAX-internal frames.",
+    "The preceding is the original exception that occurred, unmodified.",
+)
+# Python 2's report of an exception in `__del__` or a callback: `Exception KeyError: 'x' in <function f> ignored`.
+PY2_IGNORED = lazy_regex(
+    r"^Exception (?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*): (?P<message>.*?) in (?P<where><.*>|\S+) ignored\s*$"
+)
+_QUOTED_REPR = lazy_regex(r"""^(?:\w+\()?(?P<q>["'])(?P<inner>.*)(?P=q),?\)?$""")
 # Lines that end a message even without a blank line before them: pytest's rules and summaries.
 REPORT_LINE = lazy_regex(r"^(?:[=_-]{5,}|(?:FAILED|ERROR|PASSED) \S)")
-# ... and lines written once the traceback was out, by the program going on (a traceback printed by
-# `logging.exception` or `traceback.print_exc()`) or by another one: a CI runner's own lines (GitHub
-# Actions' `##[error]` and step result, GitLab's job result; not a workflow command such as `::error::`,
-# which a runner never shows as written and a message may well hold), a log record that starts with its
-# time (ISO 8601, or glog's `E1130 12:00:01` as torch's elastic launcher writes) or with Python logging's
-# default `LEVEL:logger:`, a tqdm progress bar. A message's own lines do not look so.
-_RUNNER_LINES = ("##[", "Error: Process completed with exit code", "ERROR: Job failed")
-_LOG_LEVELS = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
-_LOG_TIME = lazy_regex(r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|[IWEF]\d{4} \d\d:\d\d:\d\d")
-_LOG_LEVEL = lazy_regex(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]+:")
-_PROGRESS_BAR = lazy_regex(r"\d%\|[^|\n]*\| *\d+/\d+ \[")  # no `|` inside the bar: linear on any line
-
-
-def _another_program(line: str) -> bool:
-    if line.startswith(_RUNNER_LINES):
-        return True
-    if line.startswith(_LOG_LEVELS):
-        return bool(_LOG_LEVEL.match(line))
-    if "%|" in line:
-        return bool(_PROGRESS_BAR.search(line))
-    lead = line[:2]  # the regex only where a time could start: `2`, `[2`, `E1`
-    return (lead[:1].isdigit() or lead[1:].isdigit()) and bool(_LOG_TIME.match(line))
 
 
 def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[str], int]:
@@ -72,7 +67,7 @@ def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[s
             or line.startswith((CAUSE, CONTEXT))
             or REPORT_LINE.match(line)
             or (": " in line and WARNING_LINE.match(line))  # `sys:1: RuntimeWarning: ...` printed at exit
-            or _another_program(line)
+            or another_program(line)
         ):
             break
         if not line.strip():
@@ -132,7 +127,7 @@ def _parse_traceback(lines: list[str], i: int, strip: LineStripper) -> tuple[lis
     return frames, i
 
 
-def _event(
+def exception_event(
     error_type: str,
     message_lines: list[str],
     frames: list[Frame],
@@ -143,7 +138,7 @@ def _event(
     location = frames[-1] if frames else None
     # A warning is not an error, nor is an exception with nothing to say that led to another one
     # (a bare StopIteration before `generator raised StopIteration`): each counts only when a record explains it.
-    message = "\n".join(trim_blank(message_lines)).strip()
+    message = english_os_error(error_type, "\n".join(trim_blank(message_lines)).strip())
     tentative = error_type.rsplit(".", 1)[-1].endswith("Warning") or (chained is not None and not message)
     return ErrorEvent(
         language="python",
@@ -157,6 +152,29 @@ def _event(
         line_number=start + 1,
         tentative=tentative,
     )
+
+
+def _nested(event: ErrorEvent) -> list[ErrorEvent]:
+    """An exception whose message's first line ends with a colon and goes on with an exception line carries that one
+    (`BackendCompilerFailed: backend='inductor' raised:` then `ImportError: ...`): the nested one is an event of its
+    own, read first, the cause of the one that carries it."""
+    first, newline, rest = event.message.partition("\n")
+    nested = BARE_EXCEPTION.match(rest.split("\n", 1)[0]) if newline and first.rstrip().endswith(":") else None
+    if nested is None:
+        return [event]
+    inner_lines = [nested.group("message"), *rest.split("\n")[1:]]
+    inner = exception_event(nested.group("type"), inner_lines, [], event.line_number - 1, "cause", event.extractor)
+    return [inner._replace(tentative=False), event._replace(message=first.strip())]
+
+
+def _jax_unwrapped(error_type: str, message: list[str]) -> tuple[str, list[str]] | None:
+    """JAX's wrappers (JAX_WRAPPERS): the error they carry in their message, or None for the frames-removed note."""
+    if short_class(error_type) not in JAX_WRAPPERS:
+        return error_type, message
+    inner = EXCEPTION_LINE.match(message[0]) if message else None
+    if inner is None or not inner.group("message"):
+        return None
+    return inner.group("type"), [inner.group("message"), *message[1:]]
 
 
 def _strip_group_markup(lines: list[str], start: int) -> tuple[list[str], int]:
@@ -192,6 +210,10 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
             events.append(last.event._replace(line_number=offset + i + 1))  # type: ignore[union-attr]
             i += copied
             continue
+        if line[:1] in "FT" and line.startswith(JAX_NOTES):
+            claimed[i] = True  # JAX's note about the frames it removed: no error of its own
+            i += 1
+            continue
         group = GROUP_ANCHOR.match(line) if "Traceback" in line else None
         if group:
             block, end = _strip_group_markup(lines, i)
@@ -213,13 +235,16 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
                 i += 1
                 continue
             more, end = _continuation(lines, j + 1, strip)
-            message = [em.group("message") or "", *more]
             for k in range(start, end):
                 claimed[k] = True
-            event = _event(
-                em.group("type"), message, frames, offset + start, _chain_after(lines, end, strip), "python-traceback"
+            carried = _jax_unwrapped(em.group("type"), [em.group("message") or "", *more])
+            if carried is None:
+                i = end
+                continue
+            event = exception_event(
+                carried[0], carried[1], frames, offset + start, _chain_after(lines, end, strip), "python-traceback"
             )
-            events.append(event)
+            events.extend(_nested(event))
             last.remember(lines, start, end, event)
             i = end
             continue
@@ -233,7 +258,7 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
                     for k in range(i, j + 1):
                         claimed[k] = True
                     events.append(
-                        _event(
+                        exception_event(
                             em.group("type"), [em.group("message") or ""], [frame], offset + i, None, "python-syntax"
                         )
                     )
@@ -245,7 +270,9 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
         if wm:
             frame = Frame(file=wm.group("file"), line=int(wm.group("line")))
             claimed[i] = True
-            events.append(_event(wm.group("type"), [wm.group("message")], [frame], offset + i, None, "python-warning"))
+            events.append(
+                exception_event(wm.group("type"), [wm.group("message")], [frame], offset + i, None, "python-warning")
+            )
         i += 1
     return events
 
@@ -274,7 +301,7 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
             i += 1
             continue
         line = lines[i]
-        if ": " not in line:
+        if ": " not in line and "Error:" not in line:  # `RuntimeError:CUDA error` has no space after its colon
             i += 1
             continue
         known = seen.get(line)
@@ -286,22 +313,82 @@ def extract_bare(lines: list[str], claimed: list[bool], offset: int = 0) -> list
             continue
         m = BARE_PREFIX.match(line)
         prefix = m.group("prefix") if m else ""
-        bare = BARE_EXCEPTION.match(line[len(prefix) :])
+        body = line[len(prefix) :]
+        bare = BARE_EXCEPTION.match(body)
+        if not bare:
+            # The other shapes of a bare exception, each tested by its first letter before its regex: most lines of
+            # a log are none of them, and are passed over at the cost of one slice.
+            head = body[:1]
+            if head == "E" and (ignored := _python2_ignored(body, offset + i)):
+                claimed[i] = True
+                events.append(ignored)
+                i += 1
+                continue
+            # A library's class named in full: its lowercase module, a dot before the colon.
+            if head.islower() and -1 < body.find(".") < body.find(": "):
+                bare = QUALIFIED_EXCEPTION.match(body)
         if not bare:
             i += 1
             continue
         strip = prefix_stripper(prefix) if prefix.strip() else (lambda s: s)
-        more, end = _continuation(lines, i + 1, _indented_only(strip))
-        # Only indented lines carry on a bare message: a blank line ends it too.
-        more = more[: next((n for n, text in enumerate(more) if not text[:1].isspace()), len(more))]
+        quoted = ">" in prefix  # a markdown quote: the message goes on in the quoted lines after it
+        more, end = _continuation(lines, i + 1, _quoted_only(strip) if quoted else _indented_only(strip))
+        if not quoted:
+            # Only indented lines carry on a bare message: a blank line ends it too.
+            more = more[: next((n for n, text in enumerate(more) if not text[:1].isspace()), len(more))]
         end = i + 1 + len(more)
         for k in range(i, end):
             claimed[k] = True
+        carried = _jax_unwrapped(bare.group("type"), [bare.group("message"), *more])
+        if carried is None:
+            i = end
+            continue
         if not more:
             seen[line] = len(events)
-        events.append(_event(bare.group("type"), [bare.group("message"), *more], [], offset + i, None, "python-bare"))
+        events.append(exception_event(carried[0], carried[1], [], offset + i, None, "python-bare"))
         i = end
+    events = _carried_first(events)
     return [event._replace(count=repeats[n]) if n in repeats else event for n, event in enumerate(events)]
+
+
+def _python2_ignored(line: str, start: int) -> ErrorEvent | None:
+    """Python 2's `Exception KeyError: 'x' in <function f> ignored` (PY2_IGNORED), its message unquoted."""
+    if not line.startswith("Exception ") or not line.rstrip().endswith(" ignored"):
+        return None
+    m = PY2_IGNORED.match(line)
+    if m is None:
+        return None
+    message = m.group("message")
+    quoted = _QUOTED_REPR.match(message)
+    return exception_event(
+        m.group("type"), [quoted.group("inner") if quoted else message], [], start, None, "python2-ignored"
+    )
+
+
+def _carried_first(events: list[ErrorEvent]) -> list[ErrorEvent]:
+    """A bare exception whose message ends with a colon, the next line another one: that one is what it carries
+    (`torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:` then `ImportError: ...`). It is read first,
+    at the carrier's line, as the cause of the carrier (`_nested` for a traceback's)."""
+    out = list(events)
+    for n in range(len(out) - 1):
+        carrier, inner = out[n], out[n + 1]
+        if carrier.message.endswith(":") and inner.line_number == carrier.line_number + 1 and not carrier.chained:
+            out[n] = inner._replace(chained="cause", line_number=carrier.line_number)
+            out[n + 1] = carrier
+    return out
+
+
+def _quoted_only(strip: LineStripper) -> LineStripper:
+    """In a markdown quote (`> `), the quoted lines after a bare exception carry its message on, up to a blank quoted
+    line or another exception line."""
+
+    def quoted(line: str) -> str | None:
+        text = strip(line)
+        if text is None or BARE_EXCEPTION.match(text.lstrip()):
+            return None
+        return text
+
+    return quoted
 
 
 def claim_doctest_expectations(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:

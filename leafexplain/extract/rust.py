@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import re
 
-from leafexplain.extract.common import LastError, prefix_stripper, trim_blank, user_frame
+from leafexplain.extract.common import (
+    LastError,
+    LineStripper,
+    another_program,
+    prefix_stripper,
+    trim_blank,
+    user_frame,
+)
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.regex import lazy_regex
 
@@ -64,6 +71,26 @@ def panic_header(line: str) -> Header | None:
                 start = at - 1 if line[at - 1 : at] == "t" else at
                 return start, line[name_at:close], tid, after[13:]
         at = line.find("hread ", at + 1)
+    return _threadless_header(line)
+
+
+# What may stand before a header with no thread: wasm's console panic hook prints `panicked at` alone, Safari's
+# console `[Error] panicked at`, a runtime `thread panicked at` for a thread with no name, and a logger or a custom
+# panic hook re-logs the hook's text after its own (burn's application logger: `... ERROR ...: PANIC => panicked at`).
+_THREADLESS = ("thread panicked at ", "panicked at ")
+
+
+def _threadless_header(line: str) -> Header | None:
+    """`panicked at REST` with no thread named: a header only where REST is a panic's place in either form (the place
+    alone, since Rust 1.73; a quoted message, before), so that prose (`it panicked at startup`) is none. Its thread
+    is "", and a header whose old-form message never reaches its place is dropped by the reader (`extract`)."""
+    for lead in _THREADLESS:
+        at = line.find(lead)
+        if at < 0 or (at and not line[at - 1].isspace() and line[at - 1] not in ">]"):
+            continue
+        rest = line[at + len(lead) :]
+        if location_line(rest) or rest[:1] in _QUOTES:
+            return at, "", "", rest
     return None
 
 
@@ -185,6 +212,23 @@ def _parse_backtrace(lines: list[str], start: int, strip) -> tuple[list[Frame], 
     return frames, i
 
 
+def _label_only(prefix: str, lines: list[str], following: int, strip: LineStripper) -> bool:
+    """The text before a panic's header is a label of that line alone: not indentation or quote marks (which every
+    line of the block carries), and the first line of text after the header does not carry it."""
+    if not prefix.strip() or not prefix.strip(" \t>"):
+        return False
+    for line in lines[following : following + LOOKAHEAD]:
+        if line.strip():
+            return strip(line) is None
+    return False
+
+
+def _causes_follow(lines: list[str], i: int, strip: LineStripper) -> bool:
+    """A blank line inside a panic's message, then `Caused by:` (wgpu's validation reports): the message goes on."""
+    line = strip(lines[i]) if i < len(lines) else None
+    return line is not None and line.strip() == "Caused by:"
+
+
 def _abort_or_main_error(raw: str, i: int, test: str | None) -> ErrorEvent | None:
     """A stack overflow or failed allocation (the runtime aborts), or an error returned from main."""
     abort = ABORT.match(raw) if ("overflowed" in raw or "allocation" in raw) else None
@@ -263,6 +307,11 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         # test harness's `test name ... ` printed before a panic on the same line (only that line has it).
         glued_to_test = prefix.startswith("test ") and harness_start(prefix)
         strip = prefix_stripper(prefix) if prefix.strip() and not glued_to_test else (lambda line: line)
+        # A label only the header carries (a logger's record, a console's `[Error] `, a hook's `PANIC => `): the
+        # message lines after it are the hook's text as it was, and the next record of the log ends them.
+        relabelled = _label_only(prefix, lines, i + 1, strip)
+        if relabelled:
+            strip = lambda line: line  # noqa: E731
         rest = m[3]
         location: Frame | None = None
         message_lines: list[str] = []
@@ -273,7 +322,9 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             location = _location(*new)
             while i < len(lines) and len(message_lines) < MAX_MESSAGE_LINES:
                 line = strip(lines[i])
-                if line is None or not line.strip() or ends_message(line) or panic_header(line):
+                if line is None or ends_message(line) or panic_header(line) or (relabelled and another_program(line)):
+                    break
+                if not line.strip() and not _causes_follow(lines, i + 1, strip):
                     break
                 message_lines.append(line)
                 i += 1
@@ -315,9 +366,12 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                 frames, j = _parse_backtrace(lines, j + 1, strip)
                 i = j
             break
+        if not m[1] and location is None:
+            i = start + 1  # `panicked at '...` with no thread and no place: prose, not a header
+            continue
         for k in range(start, i):
             claimed[k] = True
-        thread = m[1]
+        thread = m[1] or None
         language = "rust"
         all_frames = tuple(frames)
         mine = user_frame(all_frames, language, innermost_first=True) if all_frames else None

@@ -186,6 +186,8 @@ def _context(event: ErrorEvent, snippet: Snippet | None) -> tuple[str, ...]:
         said.append(f"seen {event.count} times")
     if event.chained:
         said.append(f"the {event.chained} of the next exception")
+    if event.report:  # human-panic's report file: the panic's message and place are in it
+        said.append(f"report written to {safe(event.report, 300)}")
     if snippet is not None and snippet.note:
         said.append(safe(snippet.note, 300))
     return tuple(said)

@@ -62,6 +62,8 @@ def _event_facts(event: ErrorEvent) -> list[tuple[str, str]]:
         facts.append(("seen", f"{event.count} times"))
     if event.chained:
         facts.append(("chained", f"the {event.chained} of the next exception"))
+    if event.report:
+        facts.append(("report", safe(event.report, 300)))
     return facts
 
 

@@ -158,6 +158,8 @@ def explain_document(
                 "near": [_candidate(c) for c in m.near],
             }
         )
+        if e.report:  # human-panic's report file; absent for every other event
+            events[-1]["report"] = e.report
         if sources is not None:
             found = sources[i]
             events[-1]["user_snippet"] = _user_snippet(found.user)
