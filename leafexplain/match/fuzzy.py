@@ -38,7 +38,6 @@ VALUE_WORDS = 6  # words a placeholder's value may take before the next word cou
 GAP_SLACK = 3
 EXTRA_WORD_COST = 0.03  # each unexplained word inside the matched stretch, beyond the allowance
 MAX_EXTRA_COST = 0.3
-MAX_RESTARTS = 3  # later places the wording's first word is said, each scored again
 
 
 class FuzzyScore(NamedTuple):
@@ -63,6 +62,8 @@ def fuzzy_ceiling(wording: WordingWords, present: set[str] | frozenset[str], wei
 
 def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str], float]) -> FuzzyScore | None:
     """The score of a message (its content words) against one wording, 0-99; None when too short to judge."""
+    from rapidfuzz.distance import LCSseq  # imported only when no wording is found exactly
+
     words = wording.words
     if len(words) < MIN_WORDS:
         return None
@@ -70,23 +71,7 @@ def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str
     start = next((n for n, w in enumerate(message) if w in vocabulary), None)
     if start is None:
         return FuzzyScore(0.0, "no word in common")
-    best = _score_from(wording, message[start : start + WINDOW_WORDS], weight)
-    # The wording's first word said again later (a wrapper's words before the error: torch's `Process group
-    # watchdog thread terminated with exception: ... Watchdog caught ...`): the alignment may take the first
-    # one and leave the error's own words far from it. Each later start is scored too, the best kept.
-    later = [n for n in range(start + 1, len(message)) if message[n] == words[0]][:MAX_RESTARTS]
-    for again in later:
-        scored = _score_from(wording, message[again : again + WINDOW_WORDS], weight)
-        if scored.score > best.score:
-            best = scored
-    return best
-
-
-def _score_from(wording: WordingWords, window: list[str], weight: Callable[[str], float]) -> FuzzyScore:
-    """The score of the message's words from one start on."""
-    from rapidfuzz.distance import LCSseq  # imported only when no wording is found exactly
-
-    words = wording.words
+    window = message[start : start + WINDOW_WORDS]
     pairs = [
         (block.a + k, block.b + k)
         for block in LCSseq.editops(words, window).as_matching_blocks()
