@@ -14,6 +14,7 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,8 +125,11 @@ def _shared(rng: random.Random, vocabulary: list[str]) -> tuple[str, str]:
     return pattern, _filled(pattern, rng)
 
 
-def make_records(folder: Path) -> dict[str, Path]:
-    """Record files by name: `100` ... `100000` (distinct patterns), `realistic`, `worst`, `one-wording`."""
+def make_records(folder: Path, kinds: Collection[str] = ()) -> dict[str, Path]:
+    """Record files by name: `100` ... `100000` (distinct patterns), `realistic`, `worst`, `one-wording`; only
+    those of `kinds`, when given."""
+    if kinds and set(kinds) <= {"one-wording"}:
+        return {"one-wording": _written(folder / "records-one-wording.jsonl", one_wording())}
     paths: dict[str, Path] = {}
     rng = random.Random(7)
     lines = [_record(n, *_distinct(n, rng), rng) for n in range(max(RECORD_SIZES))]

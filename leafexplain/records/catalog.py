@@ -159,8 +159,9 @@ def catalog_from_records(
     patterns = [r.messagePattern for r in held]
     distinct = DistinctWordings()
     row_wordings = [distinct.add([p, *(v[0] for v in vs)]) for p, vs in zip(patterns, variants, strict=True)]
-    df = document_frequency(row_wordings, distinct.tokens)
-    keys, members, ends, unindexed = build_token_index(row_wordings, distinct.tokens, df)
+    tokens = distinct.tokens()
+    df = document_frequency(row_wordings, tokens)
+    keys, members, ends, unindexed = build_token_index(row_wordings, tokens, df)
     head_keys, totals = build_head_index(distinct.patterns, lambda word: word_weight(len(held), df.get(word, 1)))
     of = flat_members(members, ends)
     return Catalog(

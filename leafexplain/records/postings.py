@@ -38,28 +38,31 @@ Members = Callable[[int], Sequence[int]]
 
 
 class DistinctWordings:
-    """Each distinct wording once, numbered as first seen, with its indexable words; records that share a wording
-    share its number (one string and one tuple of words for 10,000 records of one wording, not one each)."""
+    """Each distinct wording once, numbered as first seen; records that share a wording share its number (one
+    string for 10,000 records of one wording, not one each)."""
 
     def __init__(self) -> None:
         self.number: dict[str, int] = {}
         self.patterns: list[str] = []
-        self.tokens: list[tuple[str, ...]] = []
 
     def add(self, patterns: Iterable[str]) -> tuple[int, ...]:
         """The numbers of a row's wordings (its own, then the other releases')."""
-        from leafexplain.records.patterns import pattern_text
-
         numbers = []
         for pattern in patterns:
             number = self.number.get(pattern)
             if number is None:
                 number = self.number[pattern] = len(self.patterns)
                 self.patterns.append(pattern)
-                # One string per distinct word: 100,000 records share a few thousand words.
-                self.tokens.append(tuple(map(sys.intern, pattern_text(pattern).tokens)))
             numbers.append(number)
         return tuple(numbers)
+
+    def tokens(self) -> list[tuple[str, ...]]:
+        """The indexable words of each distinct wording, made when the index is (not while the records are read,
+        beside every row: 10 MB at 100,000 records)."""
+        from leafexplain.records.patterns import pattern_text
+
+        # One string per distinct word: 100,000 records share a few thousand words.
+        return [tuple(map(sys.intern, pattern_text(pattern).tokens)) for pattern in self.patterns]
 
 
 def document_frequency(row_wordings: Sequence[Sequence[int]], tokens: Sequence[Sequence[str]]) -> dict[str, int]:

@@ -1,12 +1,10 @@
-"""Records that share one wording cost the matcher one score, and name a bounded number of candidates (issue 28 item 13).
+"""Records that share one wording cost the matcher one score, and name a bounded number of candidates (issue 28 #13).
 
 Counted, never timed: the patterns the matcher searches for or scores (Matcher's `count_score`) and the
 records it lists, against 10,000 records of one wording, in memory and through the on-disk index.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 

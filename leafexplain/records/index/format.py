@@ -90,14 +90,25 @@ def encode_parts(
     """The index file as its start (magic line, checksum, header) and its body, not joined: at 100,000 records
     a copy of the whole is 27 MB. `rows`, `words` (each row's distinct wordings) and `distinct` are emptied as
     they are used (they are the build's)."""
-    df = document_frequency(words, distinct.tokens)  # first: its count of every word is freed before the index
-    keys, members, member_ends, unindexed = build_token_index(words, distinct.tokens, df)
-    words.clear()
-    distinct.tokens.clear()
+    # The rows' text first, each row freed as it is written: the index's arrays are made in the memory they held
+    # (at 100,000 records the rows and their copy in the body were 36 MB at once).
+    count = len(rows)
+    body = bytearray()
+    row_ends = array("Q")
+    for n, row in enumerate(rows):  # each row encoded once, appended: no joined copy of them all
+        body += row.encode("utf-8")
+        row_ends.append(len(body))
+        rows[n] = ""
+    rows.clear()
+    text_section = (0, len(body))
     distinct.number.clear()
+    tokens = distinct.tokens()
+    df = document_frequency(words, tokens)  # its count of every word is freed before the index is made
+    keys, members, member_ends, unindexed = build_token_index(words, tokens, df)
+    words.clear()
+    del tokens
     hashes, postings = array("I", (k >> 32 for k in keys)), array("I", (k & 0xFFFFFFFF for k in keys))
     del keys
-    count = len(rows)
 
     def weight(word: str) -> float:
         return word_weight(count, df.get(word, 1))
@@ -106,28 +117,16 @@ def encode_parts(
     distinct.patterns.clear()
     head_hashes, head_postings = array("I", (k >> 32 for k in keys)), array("I", (k & 0xFFFFFFFF for k in keys))
     del keys
-    row_ends = array("Q", bytes(8 * len(rows)))  # filled in as the rows are written, after the arrays
     arrays = [hashes, postings, head_hashes, head_postings, head_totals, member_ends, members, array("q", places)]
     arrays.append(row_ends)
-    del hashes, postings, head_hashes, head_postings, head_totals, member_ends, members
+    del hashes, postings, head_hashes, head_postings, head_totals, member_ends, members, row_ends
     sections: list[tuple[int, int]] = []
-    offset = 0
-    for size in [len(a) * a.itemsize for a in arrays]:
-        offset += -offset % 8  # every section starts aligned
-        sections.append((offset, size))
-        offset += size
-    offset += -offset % 8
-    body = bytearray(offset)
-    for (at, size), part in zip(sections, arrays[:-1], strict=False):
-        body[at : at + size] = part.tobytes()
+    for part in arrays:  # after the rows' text, each section aligned
+        body += bytes(-len(body) % 8)
+        sections.append((len(body), len(part) * part.itemsize))
+        body += part.tobytes()
     arrays.clear()
-    for n, row in enumerate(rows):  # each row encoded once, appended: no joined copy of them all
-        body += row.encode("utf-8")
-        row_ends[n] = len(body) - offset
-    rows.clear()
-    sections.append((offset, len(body) - offset))
-    at, size = sections[-2]
-    body[at : at + size] = row_ends.tobytes()
+    sections.append(text_section)
     view = memoryview(body)
     checksums = array("I", (zlib.crc32(view[at : at + BLOCK]) for at in range(0, len(body), BLOCK)))
     view.release()
