@@ -3,7 +3,9 @@
 Two indexes, in memory (SortedPostings) or on disk (records/index/columns.HashedIndex), both looked up
 with `get(word)`: the rarest words of each wording (a wording is tried only on a message holding all
 of them), and each wording's head words (records/wording_words.py), which find the records whose
-fuzzy score could still reach a floor without reading the others.
+fuzzy score could still reach a floor without reading the others. Both name distinct wordings:
+records that share a wording share its entry, and its members (the rows that have it, each listed
+once) say whose it is; a message names at most ROWS_PER_WORDING of them as candidates.
 """
 
 from __future__ import annotations

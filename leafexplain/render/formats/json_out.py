@@ -158,6 +158,8 @@ def explain_document(
                 "near": [_candidate(c) for c in m.near],
             }
         )
+        if m.unlisted:  # only then: records past the bound of a wording many share (records/postings.py)
+            events[-1]["unlisted"] = m.unlisted
         if sources is not None:
             found = sources[i]
             events[-1]["user_snippet"] = _user_snippet(found.user)
