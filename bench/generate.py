@@ -1,9 +1,11 @@
 """The benchmark's generated data: record files of growing size and kind, and big logs with real errors in them.
 
-Three kinds of 100,000 records: distinct patterns (each has words no other has), realistic wording
+Four kinds of 100,000 records: distinct patterns (each has words no other has), realistic wording
 (the bundled records' real patterns with 40% of their words swapped for words of other real
-patterns), and the worst case (every pattern made of one small shared vocabulary, the words of the
-panic being explained among them, so that words tell records apart poorly).
+patterns), the worst case (every pattern made of one small shared vocabulary, the words of the
+panic being explained among them, so that words tell records apart poorly), and one wording shared
+(10,000 records with the very wording of the panic being explained, the rest distinct: one wording
+found in the message, with thousands of records behind it).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,6 +62,9 @@ ADJ = ["invalid", "missing", "stale", "detached", "unaligned", "oversized", "neg
 # patterns, and the panic's own), so that every word is shared by thousands of records.
 SHARED_WORDS = 300
 PANIC_WORDS = ["Can't", "convert", "a", "non", "leaf", "tensor", "into", "tracked"]
+# The shared wording: the panic's own (tests/corpus/outputs/rust/cargo-run-leaf.txt), every SHARED_EVERY-th record.
+SHARED_WORDING = "Can't convert a non leaf tensor into a tracked tensor"
+SHARED_EVERY = 10
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%[sdr]")
 
 
@@ -119,8 +125,11 @@ def _shared(rng: random.Random, vocabulary: list[str]) -> tuple[str, str]:
     return pattern, _filled(pattern, rng)
 
 
-def make_records(folder: Path) -> dict[str, Path]:
-    """Record files by name: `100` ... `100000` (distinct patterns), `realistic`, `worst`."""
+def make_records(folder: Path, kinds: Collection[str] = ()) -> dict[str, Path]:
+    """Record files by name: `100` ... `100000` (distinct patterns), `realistic`, `worst`, `one-wording`; only
+    those of `kinds`, when given."""
+    if kinds and set(kinds) <= {"one-wording"}:
+        return {"one-wording": _written(folder / "records-one-wording.jsonl", one_wording())}
     paths: dict[str, Path] = {}
     rng = random.Random(7)
     lines = [_record(n, *_distinct(n, rng), rng) for n in range(max(RECORD_SIZES))]
@@ -136,7 +145,20 @@ def make_records(folder: Path) -> dict[str, Path]:
     rng = random.Random(13)
     lines = [_record(n, *_shared(rng, shared), rng) for n in range(VARIANT_SIZE)]
     paths["worst"] = _written(folder / "records-worst.jsonl", lines)
+    paths["one-wording"] = _written(folder / "records-one-wording.jsonl", one_wording())
     return paths
+
+
+def one_wording() -> list[str]:
+    """100,000 records, one in SHARED_EVERY of them (10,000) with the panic's own wording, the rest distinct."""
+    rng = random.Random(17)
+    lines = []
+    for n in range(VARIANT_SIZE):
+        pattern, message = _distinct(n, rng)
+        if n % SHARED_EVERY == 0:
+            pattern = message = SHARED_WORDING
+        lines.append(_record(n, pattern, message, rng))
+    return lines
 
 
 def _written(path: Path, lines: list[str]) -> Path:

@@ -40,7 +40,8 @@ QUERY = (
 def build_sqlite(records: Path, db: Path, tokenizer: str) -> None:
     """Streams the record file into the database, one record in memory at a time, each validated and its
     words worked out as the flat index's build does."""
-    from leafexplain.records.catalog import record_wordings, wording_tokens
+    from leafexplain.records.catalog import record_wordings
+    from leafexplain.records.patterns import pattern_text
     from leafexplain.records.schema import validate_record
 
     con = sqlite3.connect(db)
@@ -53,7 +54,7 @@ def build_sqlite(records: Path, db: Path, tokenizer: str) -> None:
             here, offset = offset, offset + len(line)
             if record is None:
                 continue
-            wording_tokens(record.messagePattern, record_wordings(record))
+            [pattern_text(p).tokens for p in (record.messagePattern, *(v[0] for v in record_wordings(record)))]
             con.execute(
                 "insert or replace into records values (?,?,?,?,?,?,?,?,?,?,?)",
                 (record.id, record.repo, record.slug, record.messagePattern, record.language,

@@ -236,6 +236,8 @@ class Finding(NamedTuple):
     event: ErrorEvent
     matches: tuple[Candidate, ...] = ()
     near: tuple[Candidate, ...] = ()
+    # Records sharing a matched wording past the catalog's bound (records/postings.ROWS_PER_WORDING): not scored.
+    unlisted: int = 0
 
     @property
     def best(self) -> Candidate | None:

@@ -15,7 +15,7 @@ cross languages (a PyTorch error inside a Rust panic from tch).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from leafexplain.extract.common import short_class
 from leafexplain.libraries import library_hints
@@ -33,6 +33,10 @@ from leafexplain.records.patterns import (
     wording_parts,
 )
 from leafexplain.regex import lazy_regex
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from leafexplain.match.fuzzy import FuzzyScore
 
 # At or above this a candidate explains the event. tests/match/test_match.py and the corpus of real
 # pastes (tests/corpus/test_pastes.py) hold the cases on both sides of this line.
@@ -66,6 +70,7 @@ class _Scored(NamedTuple):
     wording: str | None = None
     role: str | None = None
     literal_chars: int = 0
+    pattern: str = ""  # the wording scored (records that share it past the catalog's bound are counted by it)
 
 
 class _Hit(NamedTuple):
@@ -75,6 +80,14 @@ class _Hit(NamedTuple):
     error_class: str | None
     literal_chars: int
     same_language: bool
+    pattern: str
+
+
+_NOT_FOUND = (None, 0)
+
+
+def _no_count(pattern: str) -> None:
+    """The default of Matcher's `count_score`: nothing counted."""
 
 
 class Matcher:
@@ -83,9 +96,19 @@ class Matcher:
     It asks the catalog only through its interface (records/catalog.py's "What the matcher asks"):
     tests/test_architecture.py holds it to that."""
 
-    def __init__(self, records: Catalog | Sequence[Record], threshold: float = DEFAULT_THRESHOLD) -> None:
+    def __init__(
+        self,
+        records: Catalog | Sequence[Record],
+        threshold: float = DEFAULT_THRESHOLD,
+        count_score: Callable[[str], None] = _no_count,
+    ) -> None:
         self.catalog = records if isinstance(records, Catalog) else catalog_from_records(records)
         self.threshold = threshold
+        # Told each pattern as it is searched for in a message or scored by words: once per distinct pattern and
+        # message (records that share a wording share its score), which tests count.
+        self.count_score = count_score
+        self._found: dict[str, tuple[PatternHit | None, int]] = {}  # of the message being matched, by pattern
+        self._fuzzy_scores: dict[str, FuzzyScore | None] = {}
 
     def _same_language(self, event: ErrorEvent, index: int) -> bool:
         """A Rust panic is not explained by a Python record, nor the other way round (but see payloads)."""
@@ -98,19 +121,30 @@ class Matcher:
         for number, (pattern, versions, error_class) in enumerate(self.catalog.wordings(index)):
             if which is not None and number not in which:
                 continue
-            if not all(fragment in message for fragment in verbatim_fragments(pattern)):
-                continue  # a stretch it needs as written is not in the message: it cannot be found there
-            compiled = compile_pattern(pattern)
-            if compiled.literal_chars == 0:
+            found = self._found.get(pattern)
+            if found is None:  # searched for once per message, however many records share the wording
+                found = self._found[pattern] = self._search(pattern, message)
+            hit, literal_chars = found
+            if literal_chars < 0:
                 return None  # a class-only record: never a wording hit
-            hit = compiled.search(message)
-            if hit is None and "`" in pattern:
-                # Copied from rendered markdown (an issue, a chat, a blog): its code marks are gone, the words stay.
-                hit = compile_pattern(pattern.replace("`", "")).search(message)
             if hit is not None:
                 wording = versions or None
-                return _Hit(index, hit, wording, error_class, compiled.literal_chars, same_language)
+                return _Hit(index, hit, wording, error_class, literal_chars, same_language, pattern)
         return None
+
+    def _search(self, pattern: str, message: str) -> tuple[PatternHit | None, int]:
+        """Where the pattern is in the message, and its literal characters (-1: a placeholder alone)."""
+        if not all(fragment in message for fragment in verbatim_fragments(pattern)):
+            return _NOT_FOUND  # a stretch it needs as written is not in the message: it cannot be found there
+        self.count_score(pattern)
+        compiled = compile_pattern(pattern)
+        if compiled.literal_chars == 0:
+            return None, -1
+        hit = compiled.search(message)
+        if hit is None and "`" in pattern:
+            # Copied from rendered markdown (an issue, a chat, a blog): its code marks are gone, the words stay.
+            hit = compile_pattern(pattern.replace("`", "")).search(message)
+        return hit, compiled.literal_chars
 
     def _class_penalty(self, event: ErrorEvent, error_class: str | None, literal_chars: int) -> tuple[float, str]:
         if event.language != "python" or not event.error_type or not error_class:
@@ -140,6 +174,7 @@ class Matcher:
                     h.wording,
                     None,
                     h.literal_chars,
+                    h.pattern,
                 )
             )
         return _layered(out, hits, event.message[:MAX_SEARCH_CHARS])
@@ -161,7 +196,8 @@ class Matcher:
                 penalty, why = self._class_penalty(event, error_class or self.catalog.error_class(n), literal)
                 reasons = ("a later part of the wording opens a line: its start is not in the text", why)
                 kept = tuple(r for r in reasons if r)
-                out.append(_Scored(n, PART - penalty, "part", hit.span(), kept, versions or None, None, literal))
+                scored = _Scored(n, PART - penalty, "part", hit.span(), kept, versions or None, None, literal, pattern)
+                out.append(scored)
                 break
         return out
 
@@ -196,19 +232,25 @@ class Matcher:
         from leafexplain.match.fuzzy import fuzzy_score
         from leafexplain.records.wording_words import wording_words
 
+        weight = self.catalog.weight
+        reach: dict[str, bool] = {}
         for n in candidates:
             if not self._same_language(event, n):
                 continue
-            if floor is not None and not self._may_reach(n, present, floor):
+            if floor is not None and not self._may_reach(n, present, floor, reach):
                 continue
-            best: tuple[float, str, str | None, str | None] | None = None
+            best: tuple[float, str, str | None, str | None, str] | None = None
             for pattern, versions, error_class in self.catalog.wordings(n):
-                scored = fuzzy_score(wording_words(pattern), words, self.catalog.weight)
+                if pattern in self._fuzzy_scores:  # scored once per message, however many records share it
+                    scored = self._fuzzy_scores[pattern]
+                else:
+                    self.count_score(pattern)
+                    scored = self._fuzzy_scores[pattern] = fuzzy_score(wording_words(pattern), words, weight)
                 if scored is not None and (best is None or scored.score > best[0]):
-                    best = (scored.score, scored.reason, versions or None, error_class)
+                    best = (scored.score, scored.reason, versions or None, error_class, pattern)
             if best is None:
                 continue
-            score, reason, wording, error_class = best
+            score, reason, wording, error_class, pattern = best
             reasons = [reason]
             repo = self.catalog.repo(n)
             if repo in hints:
@@ -220,16 +262,20 @@ class Matcher:
             if event.language == "unknown":
                 penalty += UNKNOWN_LANGUAGE_PENALTY
                 reasons.append("neither a Rust panic nor a Python traceback")
-            out.append(_Scored(n, round(score - penalty, 1), "fuzzy", None, tuple(reasons), wording))
+            out.append(_Scored(n, round(score - penalty, 1), "fuzzy", None, tuple(reasons), wording, pattern=pattern))
         return out
 
-    def _may_reach(self, n: int, present: set[str], floor: float) -> bool:
-        """Some wording of the record could score `floor` (bonus included) against a message with these words."""
+    def _may_reach(self, n: int, present: set[str], floor: float, reach: dict[str, bool]) -> bool:
+        """Some wording of the record could score `floor` (bonus included) against a message with these words
+        (`reach`: what each pattern could, worked out once)."""
         from leafexplain.match.fuzzy import fuzzy_ceiling
         from leafexplain.records.wording_words import wording_words
 
         for pattern, _, _ in self.catalog.wordings(n):
-            if may_reach(fuzzy_ceiling(wording_words(pattern), present, self.catalog.weight), LIBRARY_BONUS, floor):
+            if pattern not in reach:
+                ceiling = fuzzy_ceiling(wording_words(pattern), present, self.catalog.weight)
+                reach[pattern] = may_reach(ceiling, LIBRARY_BONUS, floor)
+            if reach[pattern]:
                 return True
         return False
 
@@ -242,7 +288,8 @@ class Matcher:
         cut = self.threshold if threshold is None else threshold
         message = event.message[:MAX_SEARCH_CHARS]
         hints = library_hints(event)
-        candidates, whole, partly = self.catalog.candidates(message_words(message))
+        self._found, self._fuzzy_scores = {}, {}  # each pattern's search and score, for this message
+        candidates, whole, partly, unlisted = self.catalog.candidates(message_words(message))
         hits = [h for n in sorted(whole) if (h := self._hits(message, n, self._same_language(event, n), whole[n]))]
         if event.tentative:  # found, but as prose or a printed value: ruled out, by the word score too
             ruled_out = {h.index for h in hits if not _stands_as_error(h, message)}
@@ -271,8 +318,11 @@ class Matcher:
         )
         above = [c for c in scored if c.score >= cut]
         near = [] if above else [c for c in scored if NEAR_FLOOR <= c.score < cut][:NEAR_COUNT]
+        # Records left out behind a wording that matched (the catalog's bound): counted, not scored.
+        left_out = sum(unlisted.get(p, 0) for p in {c.pattern for c in above}) if unlisted else 0
         # Only now are full records read: for what is shown.
-        return Finding(event=event, matches=tuple(map(self._full, above)), near=tuple(map(self._full, near)))
+        matches, close = tuple(map(self._full, above)), tuple(map(self._full, near))
+        return Finding(event=event, matches=matches, near=close, unlisted=left_out)
 
     def _full(self, scored: _Scored) -> Candidate:
         return Candidate(

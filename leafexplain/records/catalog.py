@@ -12,19 +12,24 @@ the word indexes (records/postings.py) are the catalog's own.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 from leafexplain.models import Problem, Record
-from leafexplain.records.patterns import pattern_text, placeholder_only
+from leafexplain.records.patterns import placeholder_only
 from leafexplain.records.postings import (
+    MAX_WORDING,
+    MEMBER_SHIFT,
     Candidates,
+    DistinctWordings,
     HeadIndex,
+    Members,
     SortedPostings,
     WordIndex,
     build_head_index,
     build_token_index,
     candidates_in,
+    document_frequency,
+    flat_members,
 )
 
 # One wording of a record: its pattern, the releases that print it ("" for the record's own),
@@ -47,6 +52,7 @@ class Catalog:
         classes: Sequence[str | None],
         tags: Sequence[list[str]],
         token_index: WordIndex,
+        members: Members,  # of each distinct wording, the rows that have it
         unindexed: list[int],  # records with no indexable word: always candidates
         heads: HeadIndex,
         fetch: Callable[[int], Record],
@@ -59,7 +65,7 @@ class Catalog:
         # The commands' columns (list, completion): read, never written.
         self.ids, self.repos, self.slugs, self.tags = ids, repos, slugs, tags
         self._patterns, self._languages, self._classes, self._variants = patterns, languages, classes, variants
-        self._token_index, self._unindexed, self._heads = token_index, unindexed, heads
+        self._token_index, self._members, self._unindexed, self._heads = token_index, members, unindexed, heads
         self._document_frequency: Mapping[str, int] = {} if document_frequency is None else document_frequency
         self.fetch = fetch  # how a full record is read (records/index/ wraps it to heal a damaged index)
         self.problems, self.sources, self.saved = problems, sources, saved
@@ -85,8 +91,16 @@ class Catalog:
     # What the matcher asks.
 
     def candidates(self, words: set[str]) -> Candidates:
-        """The records a message with these words (patterns.message_words) could be explained by."""
-        return candidates_in(self._token_index, self._unindexed, words)
+        """The records a message with these words (patterns.message_words) could be explained by: of a wording
+        many records share, the first postings.ROWS_PER_WORDING, the others counted in `unlisted`, by pattern."""
+        found = candidates_in(self._token_index, self._members, self._unindexed, words)
+        if not found.unlisted:
+            return found
+        by_pattern: dict[str, int] = {}
+        for first, left_out in found.unlisted.items():
+            pattern = self.wordings(first >> MEMBER_SHIFT)[first & MAX_WORDING][0]
+            by_pattern[pattern] = by_pattern.get(pattern, 0) + left_out
+        return found._replace(unlisted=by_pattern)
 
     def rows_reaching(self, present: set[str], share: float) -> set[int]:
         """The records with a wording whose head words in `present` weigh at least `share` of its head's weight."""
@@ -136,20 +150,6 @@ def record_wordings(record: Record) -> tuple[Wording, ...]:
     return tuple((v.messagePattern, v.versions, v.errorClass) for v in record.messageVariants)
 
 
-def wording_tokens(pattern: str, variants: Sequence[Wording]) -> tuple[tuple[str, ...], ...]:
-    """The indexable words of each of a record's wordings."""
-    return tuple(pattern_text(p).tokens for p in (pattern, *(v[0] for v in variants)))
-
-
-def document_frequency(token_lists: Sequence[Sequence[Sequence[str]]]) -> dict[str, int]:
-    """In how many records' wordings each indexable word occurs (words of one record only are left
-    out: the weight's default covers them)."""
-    counts: Counter[str] = Counter()
-    for wordings in token_lists:
-        counts.update({word for tokens in wordings for word in tokens})
-    return {word: count for word, count in counts.items() if count > 1}
-
-
 def catalog_from_records(
     records: Sequence[Record], problems: Sequence[Problem] = (), sources: Sequence[str] = ()
 ) -> Catalog:
@@ -157,11 +157,13 @@ def catalog_from_records(
     held = list(records)
     variants = [record_wordings(r) for r in held]
     patterns = [r.messagePattern for r in held]
-    tokens = [wording_tokens(p, v) for p, v in zip(patterns, variants, strict=True)]
-    df = document_frequency(tokens)
-    keys, unindexed = build_token_index(tokens, df)
-    wordings = ([p, *(v[0] for v in vs)] for p, vs in zip(patterns, variants, strict=True))
-    head_keys, rows, totals = build_head_index(wordings, lambda word: word_weight(len(held), df.get(word, 1)))
+    distinct = DistinctWordings()
+    row_wordings = [distinct.add([p, *(v[0] for v in vs)]) for p, vs in zip(patterns, variants, strict=True)]
+    tokens = distinct.tokens()
+    df = document_frequency(row_wordings, tokens)
+    keys, members, ends, unindexed = build_token_index(row_wordings, tokens, df)
+    head_keys, totals = build_head_index(distinct.patterns, lambda word: word_weight(len(held), df.get(word, 1)))
+    of = flat_members(members, ends)
     return Catalog(
         ids=[r.id for r in held],
         repos=[r.repo for r in held],
@@ -171,8 +173,9 @@ def catalog_from_records(
         classes=[r.errorClass for r in held],
         tags=[list(r.tags) for r in held],
         token_index=SortedPostings(keys),
+        members=of,
         unindexed=unindexed,
-        heads=HeadIndex(SortedPostings(head_keys), lambda: (rows, totals)),
+        heads=HeadIndex(SortedPostings(head_keys), lambda: totals, of),
         fetch=held.__getitem__,
         problems=tuple(problems),
         sources=tuple(sources),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 
 from leafexplain.models import Record
 from leafexplain.named import NamedTuple
@@ -41,9 +42,8 @@ class SearchResult(NamedTuple):
 
 def _record_words(catalog: Catalog, i: int) -> dict[str, float]:
     """Each word of a record, with the weight of the field it is found in (the heaviest, if several)."""
-    words: dict[str, float] = {}
+    words = dict(_message_words(catalog.pattern(i)))
     fields = {
-        "message": catalog.pattern(i)[:MAX_SEARCH_CHARS],
         "class": catalog.error_class(i) or "",
         "tag": " ".join(catalog.tags[i])[:MAX_SEARCH_CHARS],
         "library": catalog.repos[i],
@@ -55,6 +55,14 @@ def _record_words(catalog: Catalog, i: int) -> dict[str, float]:
             if len(word) <= MAX_WORD_CHARS and words.get(word, 0.0) < weight:
                 words[word] = weight
     return words
+
+
+@lru_cache(maxsize=1024)  # records that share a wording share its words: read once while it keeps coming back
+def _message_words(pattern: str) -> tuple[tuple[str, float], ...]:
+    weight = FIELD_WEIGHTS["message"]
+    return tuple(
+        (w, weight) for w in dict.fromkeys(content_words(pattern[:MAX_SEARCH_CHARS])) if len(w) <= MAX_WORD_CHARS
+    )
 
 
 def _spellings(word: str, vocabulary: list[str], known: Counter[str]) -> dict[str, float]:
@@ -77,8 +85,11 @@ def search_records(catalog: Catalog, query: str, limit: int) -> SearchResult:
     query = query[:MAX_QUERY_CHARS]
     exact = catalog.find(query.strip())
     wanted = list(dict.fromkeys(w for w in content_words(query) if len(w) <= MAX_WORD_CHARS))[:MAX_QUERY_WORDS]
-    records = [_record_words(catalog, i) for i in range(len(catalog))]
-    frequency: Counter[str] = Counter(word for words in records for word in words)
+    # Two passes over the records, each record's words made again in the second, rather than a table of every
+    # record's words kept between them: at 100,000 records that table was most of 180 MB.
+    frequency: Counter[str] = Counter()
+    for i in range(len(catalog)):
+        frequency.update(_record_words(catalog, i).keys())  # counted by record, not by weight
     vocabulary = sorted(frequency)
     total = len(catalog) or 1
 
@@ -91,7 +102,8 @@ def search_records(catalog: Catalog, query: str, limit: int) -> SearchResult:
     whole = sum(weights.values())
     phrase = " ".join(query.lower().split())
     scored = []
-    for i, words in enumerate(records):
+    for i in range(len(catalog)):
+        words = _record_words(catalog, i)
         held = rank = 0.0
         for w in wanted:
             best = max(((q, words[v]) for v, q in spellings[w].items() if v in words), default=None)

@@ -67,7 +67,7 @@ STRIDE = len(PLACE_FIELDS)  # numbers per row in the places array
 def crafted(user: Isolated, change: str) -> bytes:
     """The index of the default records, built again with one thing changed, under a valid checksum."""
     files, _, _ = scan_files(record_paths(environ=user.environ))
-    meta, rows, words, places = build_rows(files)
+    meta, rows, words, places, distinct = build_rows(files)
     seed = next(n for n, row in enumerate(rows) if row.startswith(SEED_ID))
     fields = rows[seed].split(FIELD_SEP)
     if change == "a field missing":
@@ -85,11 +85,11 @@ def crafted(user: Isolated, change: str) -> bytes:
     elif change == "a huge length":
         places[seed * STRIDE + 2] = 10**12
     elif change == "a word naming a row that is not there":
-        words.append(("nowhere",))
+        words.append((0,))  # a member naming a row that is not there
     elif change == "fewer rows than the count":
         rows.pop()
-        return b"".join(encode_parts({**meta}, rows, words, places[:-STRIDE])).replace(b"\x1d", b"", 1)
-    return b"".join(encode_parts(meta, rows, words, places))
+        return b"".join(encode_parts({**meta}, rows, words, places[:-STRIDE], distinct)).replace(b"\x1d", b"", 1)
+    return b"".join(encode_parts(meta, rows, words, places, distinct))
 
 
 CRAFTED = [
@@ -198,7 +198,7 @@ def test_records_read_by_the_index_are_checked_once_open(tmp_path: Path) -> None
     files, _, _ = scan_files([(folder, True)])
     (folder / "a.json").unlink()
     os.mkfifo(folder / "a.json")
-    meta, rows, _, _ = build_rows(files)
+    meta, rows, _, _, _ = build_rows(files)
     assert rows == [] and [p[1] for p in meta["problems"]] == ["cannot read: not a regular file"]  # type: ignore[index]
     catalog = open_catalog([str(folder)], bundled=False, configured=False, use_cache=False)
     assert len(catalog) == 0 and "not a regular file" in str(catalog.problems[0])

@@ -6,8 +6,9 @@ so a run reads the full record only for the matches it shows. One module per job
 - `build`: every record file parsed and validated into rows (later ids replace earlier);
 - `format`: the file's layout and its bytes. A magic line with the format's number, the CRC-32 of
   the header, the header (marshal: format, version, Python, the record files and their seals,
-  problems, counts, each section's place, a CRC-32 per 4 KiB block of the body), then the body: flat
-  arrays (the word index, the head index, each record's place) and the rows' text. Raise
+  problems, counts, each section's place, a CRC-32 per 4 KiB block of the body), then the body: the
+  rows' text, then flat arrays (the word index and the head index of the distinct wordings, the rows
+  that have each, each record's place). Raise
   `INDEX_FORMAT` when any of it changes: an index of another format or version is rebuilt silently;
 - `write`: atomically (a temporary file, then a rename), so concurrent builders never leave a torn
   index behind;

@@ -7,25 +7,28 @@ from array import array
 from collections.abc import Callable
 
 from leafexplain.models import Problem
-from leafexplain.records.catalog import record_wordings, wording_tokens
+from leafexplain.records.catalog import record_wordings
 from leafexplain.records.files import Fingerprint, raw_records
 from leafexplain.records.index.format import FIELD_SEP, INDEX_FORMAT, TAG_SEP, encode_wordings
+from leafexplain.records.postings import DistinctWordings
 from leafexplain.records.schema import validate_record
 from leafexplain.version import __version__
 
 Progress = Callable[[int, int], None]  # bytes done, bytes in all
-Built = tuple[dict[str, object], list[str], list[tuple[tuple[str, ...], ...]], "array[int]"]
+Built = tuple[dict[str, object], list[str], list[tuple[int, ...]], "array[int]", DistinctWordings]
 
 
 def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
     """Parse and validate every record file (later ids replace earlier).
 
-    Returns the index's metadata, one encoded row per record, each record's pattern words, and where each
-    record lies (PLACE_FIELDS for each row in turn).
+    Returns the index's metadata, one encoded row per record, the numbers of each record's wordings, where each
+    record lies (PLACE_FIELDS for each row in turn), and the distinct wordings (one entry for all the records
+    that share one).
     """
     position: dict[str, int] = {}  # id -> row
     rows: list[str] = []
-    words: list[tuple[tuple[str, ...], ...]] = []
+    words: list[tuple[int, ...]] = []
+    distinct = DistinctWordings()
     places = array("q")  # PLACE_FIELDS of each row in turn: numbers in place, at 100,000 records
     problems: list[Problem] = []
     total = sum(f[1] for f in files) or 1
@@ -60,8 +63,7 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
                     encode_wordings(variants),
                 )
                 row, place = FIELD_SEP.join(fields), (file_number, *loc[1:])
-                # One string per distinct word: 100,000 records share a few thousand words.
-                tokens = tuple(tuple(map(sys.intern, t)) for t in wording_tokens(record.messagePattern, variants))
+                tokens = distinct.add([record.messagePattern, *(v[0] for v in variants)])
                 if record.id in position:
                     rows[position[record.id]] = row
                     words[position[record.id]] = tokens
@@ -84,7 +86,7 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
         "files": files,
         "problems": [(p.path, p.message, p.line, p.field) for p in problems],
     }
-    return meta, rows, words, places
+    return meta, rows, words, places, distinct
 
 
 def _origin(files: Fingerprint, seen: int) -> str:

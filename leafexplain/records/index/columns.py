@@ -22,7 +22,7 @@ from leafexplain.records.index.format import (
     decode_wordings,
 )
 from leafexplain.records.index.read import Source
-from leafexplain.records.postings import HeadIndex, posting_row
+from leafexplain.records.postings import WORDS_BITS, HeadIndex, Members, member_row
 from leafexplain.records.schema import validate_record
 from leafexplain.safeio import inside, open_regular
 
@@ -74,6 +74,31 @@ class HashedIndex:
             return []
         stop = bisect_right(hashes, key, start)
         return [p for p in self.source.items(self.postings, start, stop) if self.limit(p)]
+
+
+def members_of(source: Source, count: int) -> Members:
+    """The members of a distinct wording (its rows), read as asked for; past BULK_AFTER lookups (a message of
+    common words, that many wordings name), the two sections are read whole. A member past the rows, or a
+    wording past the table (an index that is not ours), is passed over."""
+    looked = [0]
+
+    def read(number: int) -> list[int]:
+        wordings = source.length("member_ends")
+        if not 0 <= number < wordings:
+            return []
+        looked[0] += 1
+        if looked[0] > BULK_AFTER:
+            ends: Sequence[int] = source.whole("member_ends")
+            start, end = (ends[number - 1] if number else 0), ends[number]
+        else:
+            ends = source.items("member_ends", max(number - 1, 0), number + 1)
+            start, end = (0, ends[0]) if number == 0 else (ends[0], ends[1])
+        if not start <= end <= source.length("members"):
+            raise IndexDamaged(f"the members of wording {number} are out of range")
+        found = source.whole("members")[start:end] if looked[0] > BULK_AFTER else source.items("members", start, end)
+        return [m for m in found if member_row(m) < count]
+
+    return lambda number: source.guarded(lambda: read(number))
 
 
 class Rows:
@@ -192,7 +217,8 @@ def to_catalog(source: Source, sources: list[str], sealed: Mapping[int, str] = {
     each full record fetched from its file when asked for."""
     meta = source.meta
     rows = Rows(source)
-    count, wordings = len(rows), source.length("wording_rows")
+    count, wordings = len(rows), source.length("head_totals")
+    members = members_of(source, count)
     return Catalog(
         ids=Column(rows, "id"),
         repos=Column(rows, "repo"),
@@ -201,7 +227,8 @@ def to_catalog(source: Source, sources: list[str], sealed: Mapping[int, str] = {
         languages=Column(rows, "language"),
         classes=Column(rows, "class", lambda v: v or None),
         tags=Column(rows, "tags", lambda v: v.split(TAG_SEP) if v else []),
-        token_index=HashedIndex(source, "hashes", "postings", lambda p: posting_row(p) < count),
+        token_index=HashedIndex(source, "hashes", "postings", lambda p: p >> WORDS_BITS < wordings),
+        members=members,
         unindexed=meta["unindexed"],
         fetch=fetcher(meta["files"], rows, sealed),
         variants=Column(rows, "variants", decode_wordings),
@@ -210,6 +237,7 @@ def to_catalog(source: Source, sources: list[str], sealed: Mapping[int, str] = {
         sources=tuple(sources),
         heads=HeadIndex(
             HashedIndex(source, "head_hashes", "head_postings", lambda g: g < wordings),
-            lambda: source.guarded(lambda: (source.whole("wording_rows"), source.whole("head_totals"))),
+            lambda: source.guarded(lambda: source.whole("head_totals")),
+            members,
         ),
     )

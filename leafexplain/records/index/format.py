@@ -3,9 +3,9 @@
 Layout: the magic line (MAGIC, with the format's number); the CRC-32 of what follows up to the body
 (the header's size, then the header); the header's size (8 bytes); the header (marshal: format,
 version, Python, the record files, problems, counts, each section's place, the CRC-32 of every
-BLOCK bytes of the body); the body (SECTIONS, each 8-byte aligned). A run at 100,000 records needs
-a few dozen rows and a few words' postings: read.py reads the header and then only the blocks
-that hold them, each checked the first time it is read.
+BLOCK bytes of the body); the body (SECTIONS, the rows' text first, then the others, each 8-byte
+aligned). A run at 100,000 records needs a few dozen rows and a few words' postings: read.py reads
+the header and then only the blocks that hold them, each checked the first time it is read.
 """
 
 from __future__ import annotations
@@ -15,14 +15,15 @@ import zlib
 from array import array
 from collections.abc import Sequence
 
-from leafexplain.records.catalog import Wording, document_frequency, word_weight
+from leafexplain.records.catalog import Wording, word_weight
 from leafexplain.records.files import MAX_SINGLE_FILE_BYTES
-from leafexplain.records.postings import build_head_index, build_token_index
+from leafexplain.records.postings import DistinctWordings, build_head_index, build_token_index, document_frequency
 
 # 3: a checksum after the magic line; 4: each record's other wordings, word frequencies;
 # 5: rows ended by ROW_END, each record's place as numbers, their shape checked at load;
 # 6: a checksum per block, read as needed; postings name the wording; each wording's head words
-INDEX_FORMAT = 7
+# 8: records that share a wording share its entry: postings and heads name a distinct wording, its members its rows
+INDEX_FORMAT = 8
 
 
 class IndexUnusable(Exception):
@@ -50,12 +51,13 @@ BLOCK = 1 << 12  # a page: a lookup reads a few, checked in microseconds
 MAX_RECORD_BYTES = MAX_SINGLE_FILE_BYTES  # no record is read from more than one file's worth of bytes
 # The body's sections, in order, and their array type codes.
 SECTIONS = (
-    ("hashes", "I"),  # the checksum of each indexed word (the rarest of each wording), sorted
-    ("postings", "I"),  # beside each, a posting (catalog.posting: row, wording, words indexed)
-    ("head_hashes", "I"),  # the checksum of each word of each wording's head, sorted
-    ("head_postings", "I"),  # beside each, the wording, numbered over all rows
-    ("wording_rows", "I"),  # of each wording: its row
-    ("head_totals", "d"),  # and its head's weight
+    ("hashes", "I"),  # the checksum of each indexed word (the rarest of each distinct wording), sorted
+    ("postings", "I"),  # beside each, a posting (postings.py: the distinct wording, its words indexed)
+    ("head_hashes", "I"),  # the checksum of each word of each distinct wording's head, sorted
+    ("head_postings", "I"),  # beside each, the distinct wording
+    ("head_totals", "d"),  # of each distinct wording: its head's weight
+    ("member_ends", "I"),  # and where its members end in `members`
+    ("members", "I"),  # the rows that have each distinct wording (postings.member: row, which wording), by row
     ("places", "q"),  # PLACE_FIELDS of each row in turn
     ("row_ends", "Q"),  # where each row's text ends in `rows`
     ("rows", "B"),  # the rows' text, UTF-8, fields separated by FIELD_SEP
@@ -79,49 +81,52 @@ def decode_wordings(field: str) -> tuple[Wording, ...]:
 
 
 def encode_parts(
-    meta: dict[str, object], rows: list[str], words: list[tuple[tuple[str, ...], ...]], places: Sequence[int] = ()
+    meta: dict[str, object],
+    rows: list[str],
+    words: list[tuple[int, ...]],
+    places: Sequence[int],
+    distinct: DistinctWordings,
 ) -> tuple[bytes, bytearray]:
     """The index file as its start (magic line, checksum, header) and its body, not joined: at 100,000 records
-    a copy of the whole is 27 MB. `rows` and `words` are emptied as they are used (they are the build's)."""
-    df = document_frequency(words)  # first: its count of every word is freed before the index is made
-    keys, unindexed = build_token_index(words, df)
+    a copy of the whole is 27 MB. `rows`, `words` (each row's distinct wordings) and `distinct` are emptied as
+    they are used (they are the build's)."""
+    # The rows' text first, each row freed as it is written: the index's arrays are made in the memory they held
+    # (at 100,000 records the rows and their copy in the body were 36 MB at once).
+    count = len(rows)
+    body = bytearray()
+    row_ends = array("Q")
+    for n, row in enumerate(rows):  # each row encoded once, appended: no joined copy of them all
+        body += row.encode("utf-8")
+        row_ends.append(len(body))
+        rows[n] = ""
+    rows.clear()
+    text_section = (0, len(body))
+    distinct.number.clear()
+    tokens = distinct.tokens()
+    df = document_frequency(words, tokens)  # its count of every word is freed before the index is made
+    keys, members, member_ends, unindexed = build_token_index(words, tokens, df)
     words.clear()
+    del tokens
     hashes, postings = array("I", (k >> 32 for k in keys)), array("I", (k & 0xFFFFFFFF for k in keys))
     del keys
-    count = len(rows)
 
     def weight(word: str) -> float:
         return word_weight(count, df.get(word, 1))
 
-    def wordings(row: str) -> list[str]:
-        fields = (row.split(FIELD_SEP) + [""] * len(ROW_FIELDS))[: len(ROW_FIELDS)]  # a crafted row too
-        return [fields[3], *(v[0] for v in decode_wordings(fields[7]))]
-
-    # One row at a time (generators, not lists): at 100,000 records a list of each row's fields is 60 MB.
-    keys, wording_rows, head_totals = build_head_index(map(wordings, rows), weight)
+    keys, head_totals = build_head_index(distinct.patterns, weight)
+    distinct.patterns.clear()
     head_hashes, head_postings = array("I", (k >> 32 for k in keys)), array("I", (k & 0xFFFFFFFF for k in keys))
     del keys
-    row_ends = array("Q", bytes(8 * len(rows)))  # filled in as the rows are written, after the arrays
-    arrays = [hashes, postings, head_hashes, head_postings, wording_rows, head_totals, array("q", places), row_ends]
-    del hashes, postings, head_hashes, head_postings, wording_rows, head_totals
+    arrays = [hashes, postings, head_hashes, head_postings, head_totals, member_ends, members, array("q", places)]
+    arrays.append(row_ends)
+    del hashes, postings, head_hashes, head_postings, head_totals, member_ends, members, row_ends
     sections: list[tuple[int, int]] = []
-    offset = 0
-    for size in [len(a) * a.itemsize for a in arrays]:
-        offset += -offset % 8  # every section starts aligned
-        sections.append((offset, size))
-        offset += size
-    offset += -offset % 8
-    body = bytearray(offset)
-    for (at, size), part in zip(sections, arrays[:-1], strict=False):
-        body[at : at + size] = part.tobytes()
+    for part in arrays:  # after the rows' text, each section aligned
+        body += bytes(-len(body) % 8)
+        sections.append((len(body), len(part) * part.itemsize))
+        body += part.tobytes()
     arrays.clear()
-    for n, row in enumerate(rows):  # each row encoded once, appended: no joined copy of them all
-        body += row.encode("utf-8")
-        row_ends[n] = len(body) - offset
-    rows.clear()
-    sections.append((offset, len(body) - offset))
-    at, size = sections[-2]
-    body[at : at + size] = row_ends.tobytes()
+    sections.append(text_section)
     view = memoryview(body)
     checksums = array("I", (zlib.crc32(view[at : at + BLOCK]) for at in range(0, len(body), BLOCK)))
     view.release()

@@ -215,7 +215,7 @@ def _check_meta(meta: dict[Any, Any], body: int) -> None:
     if (
         lengths["hashes"] != lengths["postings"]
         or lengths["head_hashes"] != lengths["head_postings"]
-        or lengths["wording_rows"] != lengths["head_totals"]
+        or lengths["member_ends"] != lengths["head_totals"]
         or lengths["places"] != count * len(PLACE_FIELDS)
         or lengths["row_ends"] != count
     ):

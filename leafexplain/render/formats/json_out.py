@@ -160,6 +160,8 @@ def explain_document(
         )
         if e.report:  # human-panic's report file; absent for every other event
             events[-1]["report"] = e.report
+        if m.unlisted:  # only then: records past the bound of a wording many share (records/postings.py)
+            events[-1]["unlisted"] = m.unlisted
         if sources is not None:
             found = sources[i]
             events[-1]["user_snippet"] = _user_snippet(found.user)
