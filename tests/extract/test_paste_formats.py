@@ -101,13 +101,14 @@ def test_a_wording_in_pasted_prose_counts_where_it_stands_as_an_error(cli) -> No
         "运行时报错！'NoneType' object is not subscriptable\n",
         "It says **not yet implemented** and stops.\n",
         'the job failed with "RefCell already borrowed" after an hour\n',
+        # rustc's header opens its line: since the records for rustc's error codes, E0277's explains it
+        "error[E0277]: the trait bound `Job: Serialize` is not satisfied\n"
+        "   = help: the trait `Serialize` is not implemented for `Job`\n",
     ]
     for text in explained:
         out = json.loads(cli("--format", "json", "--no-source", input="notes\n\n" + text).stdout)
         assert [e["matches"][:1] != [] for e in out["events"]] == [True], text
     prose = [
-        "error[E0277]: the trait bound `Job: Serialize` is not satisfied\n"
-        "   = help: the trait `Serialize` is not implemented for `Job`\n",
         "reading 'abc' gave: Err(ParseIntError { kind: InvalidDigit }), so the default 8 is used\n",
     ]
     for text in prose:
