@@ -56,7 +56,7 @@ def test_file_layout_and_field_order(path: Path) -> None:
     assert path.stem == record["slug"]
     if record["id"] != SEED_ID:
         assert record["sourceCode"] == "", "no library source is copied into a record"
-        marker = "#" if record["errorType"] != "panic" else "//"
+        marker = "//" if record["errorType"] in ("panic", "compile") else "#"  # Rust programs, else Python
         fix = record["exampleFix"]
         assert fix.startswith(f"{marker} before\n") and f"\n{marker} after\n" in fix
 
