@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from leafexplain.extract import jupyter, python, rust
+from leafexplain.extract import jupyter, python, rust, rustc
 from leafexplain.extract import pytest as pytest_report
 from leafexplain.extract.common import exception_class, short_class
 from leafexplain.extract.paste import unfold
@@ -16,6 +16,7 @@ Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
 EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
     ("doctest-expected", python.claim_doctest_expectations),
     ("rust", rust.extract),
+    ("rustc", rustc.extract),  # after the panics (a message may quote rustc), before Python's `error:` lines
     ("python", python.extract),
     ("jupyter", jupyter.extract),
     ("pytest", pytest_report.extract),
