@@ -25,11 +25,13 @@ if TYPE_CHECKING:
 
 # Every error we explain has one of these words near it: Rust's "panicked at", Python's
 # "Traceback", an exception or warning class (pytest's `E   ...` lines and `FAILED ... - ...`
-# summaries name the class too). Each word costs a pass over the input (~30 ms per 100 MB here,
-# less for a longer word), so the list is kept to these four, each as long as it can be: a bare
-# `Exception: ...` line with no traceback around it is only found in inputs under 1 MB.
-KEYWORDS = (b"panicked", b"raceback (most recent call last)", b"Error", b"Warning: ")
-OPENINGS = (b"panicked", b"raceback (most recent call last)")  # the first line of a panic or traceback
+# summaries name the class too), rustc's `error[E0382]: ` and `error: ` headers (lower case: `Error`
+# does not find them). Each word costs a pass over the input (~30 ms per 100 MB here, less for a
+# longer word), so the list is kept to these six, each as long as it can be: a bare `Exception: ...`
+# line with no traceback around it is only found in inputs under 1 MB.
+KEYWORDS = (b"panicked", b"raceback (most recent call last)", b"Error", b"Warning: ", b"error[E", b"error: ")
+# The first line of a panic, a traceback or a compile error with its code.
+OPENINGS = (b"panicked", b"raceback (most recent call last)", b"error[E")
 WHOLE_INPUT_BYTES = 1 << 20  # below this the input is one window: exact, and cheap anyway
 LINES_BEFORE = 40  # a pytest section header and frames, cargo's `---- test stdout ----`
 LINES_AFTER = 200  # a traceback's frames (about 60 of them) or a long multi-line message

@@ -7,7 +7,7 @@ from array import array
 from collections.abc import Callable
 
 from leafexplain.models import Problem
-from leafexplain.records.catalog import record_wordings, wording_tokens
+from leafexplain.records.catalog import code_rows, record_code, record_wordings, wording_tokens
 from leafexplain.records.files import Fingerprint, raw_records
 from leafexplain.records.index.format import FIELD_SEP, INDEX_FORMAT, TAG_SEP, encode_wordings
 from leafexplain.records.schema import validate_record
@@ -20,11 +20,12 @@ Built = tuple[dict[str, object], list[str], list[tuple[tuple[str, ...], ...]], "
 def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
     """Parse and validate every record file (later ids replace earlier).
 
-    Returns the index's metadata, one encoded row per record, each record's pattern words, and where each
+    Returns the index's metadata (the compile records of each error code among it), one encoded row per record, each record's pattern words, and where each
     record lies (PLACE_FIELDS for each row in turn).
     """
     position: dict[str, int] = {}  # id -> row
     rows: list[str] = []
+    codes: list[str | None] = []  # each row's error code (a compile record's), for the header's code -> rows
     words: list[tuple[tuple[str, ...], ...]] = []
     places = array("q")  # PLACE_FIELDS of each row in turn: numbers in place, at 100,000 records
     problems: list[Problem] = []
@@ -64,12 +65,14 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
                 tokens = tuple(tuple(map(sys.intern, t)) for t in wording_tokens(record.messagePattern, variants))
                 if record.id in position:
                     rows[position[record.id]] = row
+                    codes[position[record.id]] = record_code(record)
                     words[position[record.id]] = tokens
                     at = position[record.id] * len(place)
                     places[at : at + len(place)] = array("q", place)
                 else:
                     position[record.id] = len(rows)
                     rows.append(row)
+                    codes.append(record_code(record))
                     words.append(tokens)
                     places.extend(place)
         except OSError as exc:
@@ -83,6 +86,7 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
         "python": sys.version,
         "files": files,
         "problems": [(p.path, p.message, p.line, p.field) for p in problems],
+        "codes": code_rows(codes),
     }
     return meta, rows, words, places
 
