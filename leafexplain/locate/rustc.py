@@ -102,4 +102,3 @@ def opening(markdown: str) -> str | None:
     if len(joined) > MAX_EXPLAIN_CHARS:
         joined = joined[: joined.rfind(" ", 0, MAX_EXPLAIN_CHARS - 1)].rstrip(",;:") + "…"
     return joined or None
-

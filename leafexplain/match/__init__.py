@@ -3,7 +3,7 @@
 Each record has its own wording and, in `messageVariants`, the wordings of other releases; any of
 them found in the message is a hit (score 100), and the output says which wording it was. A compile
 error's code (rustc's `E0382`) is enough on its own: the compile records of that code explain it
-(score CODE) when their wording is not found; compile records explain compile errors only. Only
+(score CODE) when their wording is not found; they explain the compile errors of their code only. Only
 when no wording of any record is found does the fuzzy score (match/fuzzy.py) compare words. A
 record whose pattern is a placeholder alone (a bare `KeyError: 'x'`) explains its exception class
 when nothing more specific does.
@@ -92,8 +92,11 @@ class Matcher:
 
     def _same_language(self, event: ErrorEvent, index: int) -> bool:
         """A Rust panic is not explained by a Python record, nor the other way round (but see payloads); a compile
-        error is explained by the records of compile errors only, and they explain nothing else."""
-        if self.catalog.keyed_by_code(index) != (event.error_type == "compile"):
+        error only by the records of its own error code, and they explain nothing else (another code is another
+        error, however alike their words)."""
+        if event.error_type == "compile":
+            return event.code is not None and index in self.catalog.rows_with_code(event.code)
+        if self.catalog.keyed_by_code(index):
             return False
         language = self.catalog.language(index)
         return event.language == "unknown" or language in ("unknown", event.language)

@@ -20,7 +20,8 @@ Built = tuple[dict[str, object], list[str], list[tuple[tuple[str, ...], ...]], "
 def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
     """Parse and validate every record file (later ids replace earlier).
 
-    Returns the index's metadata (the compile records of each error code among it), one encoded row per record, each record's pattern words, and where each
+    Returns the index's metadata (the compile records of each error code among it), one encoded row per
+    record, each record's pattern words, and where each
     record lies (PLACE_FIELDS for each row in turn).
     """
     position: dict[str, int] = {}  # id -> row
