@@ -138,19 +138,30 @@ def _body(lines: list[str], start: int, claimed: list[bool], strip: LineStripper
     return body
 
 
-def _may_hold_a_diagnostic(text: str) -> bool:
-    """The words every header and summary holds, looked for in the whole text at once: a long test log has none
-    of `error[`, `error: ` or `warning`, and then no line of it needs a look of its own."""
-    return "error[" in text or "error: " in text or "warning" in text or "Some errors have" in text
+# Every header and summary line holds one of these (`Some errors have ...` holds `error`).
+_WORDS = ("error", "warning", "For more information")
+
+
+def _lines_with_words(text: str) -> list[int]:
+    """The numbers of the lines of `text` that hold one of _WORDS, found by searching the whole text at C speed
+    (a line count between hits, not a look at each line): a test log of 40,000 lines has a few."""
+    found: set[int] = set()
+    for word in _WORDS:
+        at, line, counted = text.find(word), 0, 0
+        while at >= 0:
+            line += text.count("\n", counted, at)
+            counted = at
+            found.add(line)
+            at = text.find(word, text.find("\n", at) + 1 or len(text))
+    return sorted(found)
 
 
 def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
-    if not _may_hold_a_diagnostic("\n".join(lines)):
-        return []
     events: list[ErrorEvent] = []
-    for i, raw in enumerate(lines):
-        if claimed[i] or ("error" not in raw and "warning" not in raw and "Some errors" not in raw):
-            continue  # most lines of a log: two searches at C speed
+    for i in _lines_with_words("\n".join(lines)):
+        raw = lines[i]
+        if claimed[i]:
+            continue
         bare = raw.lstrip()
         if bare.startswith(_SUMMARY_STARTS) or (bare.startswith("warning: `") and " generated " in bare):
             claimed[i] = True
@@ -159,14 +170,18 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         if header is None:
             continue
         at, severity, code, text = header
-        prefix = raw[:at]
-        strip = prefix_stripper(prefix) if prefix.strip() else (lambda line: line)
-        body = _body(lines, i + 1, claimed, strip)
-        location = span_line(body[0]) if body else None
-        if severity == "error" and code is None and location is None and not text.startswith(_LINKER_FAILURE):
-            continue  # not rustc's: cargo's `error: test failed`, a tool's own `error: ...`
         if code is not None and not (code[:1] == "E" and code[1:].isdecimal()) and severity == "error":
             continue  # `error[something]: ...`: not an error code rustc gives
+        following = lines[i + 1] if i + 1 < len(lines) and not claimed[i + 1] else ""
+        linker = severity == "error" and text.startswith(_LINKER_FAILURE)
+        if code is None and "--> " not in following and not linker:
+            continue  # not rustc's (cargo's `error: test failed`, a tool's own `error: ...`): one look at the next line
+        strip = prefix_stripper(raw[:at])  # an indent too: a quoted log's next header, as indented, ends the body
+        after = strip(following) if following else None
+        location = span_line(after) if after else None
+        if code is None and location is None and not linker:
+            continue
+        body = _body(lines, i + 1, claimed, strip)
         for k in range(i, i + 1 + len(body)):
             claimed[k] = True
         if severity == "warning":
