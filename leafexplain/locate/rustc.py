@@ -8,18 +8,13 @@ errors never reaches this module.
 
 from __future__ import annotations
 
+from leafexplain.libraries import rust_error_page
 from leafexplain.locate.files import LocalPaths
 
-ERROR_INDEX = "https://doc.rust-lang.org/error_codes/{code}.html"
 EXPLAIN_TIMEOUT = 3.0  # seconds: `rustc --explain` prints a file it holds, in a few milliseconds
 # What is kept of the explanation: its opening, as much as the default view gives a record's `why:` line.
 MAX_EXPLAIN_CHARS = 400
 MAX_EXPLAIN_BYTES = 1 << 20  # rustc's longest explanation is a few kilobytes: anything longer is not rustc's
-
-
-def is_error_code(code: str) -> bool:
-    """`E0382`: the shape of rustc's error codes (the only argument passed to it)."""
-    return len(code) == 5 and code[0] == "E" and code[1:].isdecimal()
 
 
 class CodeLookup:
@@ -29,7 +24,7 @@ class CodeLookup:
     __slots__ = ("_paths", "_text", "code", "url")
 
     def __init__(self, code: str, paths: LocalPaths) -> None:
-        self.code, self.url, self._paths = code, ERROR_INDEX.format(code=code), paths
+        self.code, self.url, self._paths = code, rust_error_page(code) or "", paths
         self._text: tuple[str | None] | None = None
 
     @property
@@ -54,7 +49,7 @@ class CodeLookup:
 
 def explain_text(code: str, paths: LocalPaths) -> str | None:
     """The opening of what `rustc --explain CODE` prints, trimmed; None: no rustc here, or it said nothing."""
-    if not is_error_code(code) or not paths.rustc_on_path:
+    if rust_error_page(code) is None or not paths.rustc_on_path:  # `E0382`'s shape: the only argument rustc gets
         return None
     import shutil
 
