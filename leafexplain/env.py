@@ -160,7 +160,7 @@ class Environment:
     @property
     def dumb_terminal(self) -> bool:
         """stdout is a terminal whose TERM says it shows no colour (`dumb`, `unknown`): rich's Console writes it
-        none even when asked to, and so does the default view (render/ansi.py)."""
+        none even when asked to, and so does the default view (render/formats/terminal.py)."""
         return self.stdout_isatty and self.environ.get("TERM", "").lower() in ("dumb", "unknown")
 
     def use_color(self, choice: ColorChoice) -> bool:

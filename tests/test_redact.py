@@ -85,8 +85,8 @@ SECRETS: dict[str, tuple[str, str, str]] = {
     "credential-field": ("password=" + "Qm9zY2gx7Kd2Lp0a", "Qm9zY2gx7Kd2Lp0a", "password=…[redacted]"),
 }
 OUTPUTS = {
-    "rich": ["--format", "rich", "--color", "never"],
-    "rich-color": ["--format", "rich", "--color", "always"],
+    "terminal": ["--format", "terminal", "--color", "never"],
+    "terminal-color": ["--format", "terminal", "--color", "always"],
     "plain": ["--format", "plain"],
     "markdown": ["--format", "markdown"],
     "json": ["--format", "json"],
@@ -501,7 +501,7 @@ def test_each_kind_in_the_users_code_read_from_disk_is_redacted(kind: str, cli, 
     code.write_text(f'import os\nTOKEN = "{literal}"\nconnect("{literal}")\nOTHER = "{literal}"\nprint(1)\n')
     pasted = f'Traceback (most recent call last):\n  File "{code}", line 3, in <module>\n    connect("{literal}")\n'
     pasted += "KeyError: 'x'\n"
-    for output in ("plain", "markdown", "json", "rich-color"):
+    for output in ("plain", "markdown", "json", "terminal-color"):
         result = cli(*OUTPUTS[output], input=pasted, cwd=tmp_path)
         assert result.returncode == 0, result.stderr  # a KeyError: its class's record explains it
         assert hidden not in result.stdout and hidden not in result.stderr, output

@@ -25,7 +25,7 @@ from leafexplain.models import Problem, Record
 from leafexplain.records.files import iter_record_files, raw_records, user_records_dir
 from leafexplain.records.schema import validate_record
 from leafexplain.render import warn, warn_problems
-from leafexplain.render.checks import write_import_line, write_import_summary
+from leafexplain.render.checks import write_import_counts, write_import_line
 from leafexplain.safeio import write_whole
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -166,7 +166,7 @@ def import_paths(paths: list[str], *, force: bool, env: Environment) -> int:
     except OSError as exc:
         warn(env, f"cannot lock {root / LOCK_NAME}: {exc.strerror or exc}")
         return ExitStatus.USAGE_ERROR
-    write_import_summary(env, counts, root)
+    write_import_counts(env, counts, root)
     return ExitStatus.NOTHING_MATCHED if problems or counts["skipped"] else ExitStatus.EXPLAINED
 
 

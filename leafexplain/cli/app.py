@@ -275,9 +275,15 @@ def new(
     env = _env()
     try:
         wrapped = new_record(
-            repo=repo, commit=commit, path=path, line=line, message=message,
-            pattern=pattern, error_class=error_class, out=out,
-        )  # fmt: skip
+            repo=repo,
+            commit=commit,
+            path=path,
+            line=line,
+            message=message,
+            pattern=pattern,
+            error_class=error_class,
+            out=out,
+        )
     except RecordRefused as exc:
         warn(env, str(exc))
         raise typer.Exit(ExitStatus.USAGE_ERROR) from None

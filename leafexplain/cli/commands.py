@@ -36,7 +36,10 @@ SHARED = {
         "kind": "choice",
         "choices": RENDER_FORMATS,
         "default": "auto",
-        "help": "Output format; auto is rich on a terminal, plain otherwise.",
+        "help": (
+            "Output format (terminal: colour and one screen per error, for a person at a terminal; rich is"
+            " its old name); auto is terminal on a terminal, plain otherwise."
+        ),
     },
     "color": {
         "flags": ("--color",),

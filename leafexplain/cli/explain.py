@@ -91,7 +91,7 @@ def run_explain(env: Environment, opts: Options) -> int:
     Raises NoInput when there is nothing to read (the command line makes it a usage error).
     """
     from leafexplain import session
-    from leafexplain.render.explanation import write_explanation
+    from leafexplain.render.commands import write_explanation
 
     if opts.no_redact:
         env = env.replace(redact=False)  # the diagnostics on stderr as they came, too
@@ -136,7 +136,7 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     """
     from leafexplain import session
     from leafexplain.cli.guard import StatusKept, settle
-    from leafexplain.render.explanation import write_actions, write_run
+    from leafexplain.render.commands import write_actions, write_run
 
     if opts.no_redact:
         env = env.replace(redact=False)  # the diagnostics on stderr as they came, too

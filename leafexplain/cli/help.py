@@ -1,7 +1,7 @@
 """`leafexplain --help` composed from the command table, laid out as click lays it out at 80 columns or more.
 
 Building the typer app to print it costs ~100 ms; this costs the table. click caps its help at 80
-columns, so on any terminal that wide the text is the same (tests/test_fastpath.py compares the
+columns, so on any terminal that wide the text is the same (tests/cli/test_fastpath.py compares the
 two); a narrower terminal gets click's own. Help texts here are plain words: they are wrapped at
 spaces only, where click's textwrap would also break a long hyphenated word.
 """

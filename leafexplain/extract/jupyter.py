@@ -68,8 +68,8 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             marked = MARKED.match(text)
             if marked and frames:
                 last = frames[-1]
-                frames[-1] = Frame(last.file, last.line or int(marked.group("line")), None, last.function,
-                                   marked.group("code").strip() or None)  # fmt: skip
+                line_number = last.line or int(marked.group("line"))
+                frames[-1] = Frame(last.file, line_number, None, last.function, marked.group("code").strip() or None)
             elif not CODE.match(line) and (location := _location(text)) is not None:
                 frames.append(location)
             i += 1

@@ -1,6 +1,6 @@
 """The default view's content for each error: what a person reads first, chosen from the finding and its record.
 
-A Brief holds no width or colour: `render/screen.py` lays it out to fit one terminal screen, the
+A Brief holds no width or colour: `render/layout.py` lays it out to fit one terminal screen, the
 Markdown format writes it as it is. `--full` uses the long view of `render/document.py` instead.
 """
 
@@ -14,8 +14,10 @@ from collections.abc import Callable, Sequence
 
 from leafexplain.models import Candidate, ErrorEvent, Finding, Located, Record, Report, Snippet
 from leafexplain.named import NamedTuple
-from leafexplain.render.document import format_frame, other_line, safe
-from leafexplain.render.words import confidence_words, library, match_words, near_words, one_line, shorten
+from leafexplain.render.document import format_frame
+from leafexplain.render.fitting import code_only, first_sentences, one_line, safe, shorten
+from leafexplain.render.naming import confidence_words, library, match_words, near_words, show_command
+from leafexplain.render.sections import other_line
 from leafexplain.text import safe_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up
@@ -29,9 +31,7 @@ CONTEXT_LINES = 1  # of the user's code, either side of their line
 SEARCH_WORDS = 6
 # Records write their example as `# before` / `// before`, the failing code, then `# after` and the fix.
 _EXAMPLE_MARK = re.compile(r"^\s*(?://|#)\s*(before|after)\s*:?\s*$", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`'\"])")
 _SEARCHABLE = re.compile(r"[A-Za-z][A-Za-z_'-]{2,}")
-TRAILING_COMMENT = re.compile(r"\s+(?://|#)\s.*$")  # a `// note` or `# note` after the code
 
 
 class CodeLine(NamedTuple):
@@ -81,26 +81,6 @@ class Brief(NamedTuple):
     near: tuple[str, ...] = ()  # nothing explains it: the nearest records below the cut-off
     search: str | None = None  # ... and a search to try
     repeat_of: int | None = None  # its record was explained above, for this error number
-
-
-def split_sentences(text: str) -> list[str]:
-    return _SENTENCE_END.split(text)
-
-
-def sentences(text: str, limit: int) -> str:
-    """The first whole sentences of `text` within `limit` characters (at least the first one)."""
-    flat = one_line(text, 4 * limit)
-    taken = ""
-    for sentence in split_sentences(flat):
-        candidate = f"{taken} {sentence}".strip()
-        if taken and len(candidate) > limit:
-            break
-        taken = candidate
-    return taken
-
-
-def code_only(line: str) -> str:
-    return TRAILING_COMMENT.sub("", line).rstrip()
 
 
 def _changes(before: list[str], after: list[str], same: Callable[[str], str]) -> list[ExampleLine]:
@@ -167,14 +147,14 @@ def explanation(candidate: Candidate, event: ErrorEvent, *, verbose: bool) -> Ex
         candidate=candidate,
         matched=match_words(candidate, verbose=verbose),
         confidence=confidence_words(candidate),
-        why=shorten(sentences(record.documentation or "", WHY_CHARS), 2 * WHY_CHARS),
+        why=shorten(first_sentences(record.documentation or "", limit=WHY_CHARS), 2 * WHY_CHARS),
         fixes=fixes[:MAX_FIXES],
         example=example_lines(record.exampleFix),
         language=record.code_language,
         verbose=verbose,
         raised=raised_words(record, event),
         url=safe_link(record.working_url),
-        more=f"leafexplain show {shlex.quote(one_line(record.id, 100))}",
+        more=show_command(one_line(record.id, 100)),
     )
 
 
@@ -281,7 +261,7 @@ def briefs(report: Report, *, verbose: bool = False, show_all: bool = False) -> 
     return out
 
 
-def summary_line(report: Report) -> str | None:
+def count_line(report: Report) -> str | None:
     """`3 errors: 2 explained, 1 unknown`, when there are several."""
     total = len(report.findings)
     if total < 2:

@@ -12,7 +12,7 @@ from leafexplain.text import printable
 
 def write_validation(loaded: RecordSet, fmt: str, env: Environment) -> None:
     if fmt == "json":
-        from leafexplain.render.json_out import validate_document, write_json
+        from leafexplain.render.formats.json_out import validate_document, write_json
 
         write_json(validate_document(loaded), env)
         return
@@ -25,7 +25,7 @@ def write_validation(loaded: RecordSet, fmt: str, env: Environment) -> None:
 
 def write_verification(repo: str | None, source: str, verdicts: Sequence[Verdict], fmt: str, env: Environment) -> None:
     if fmt == "json":
-        from leafexplain.render.json_out import verify_document, write_json
+        from leafexplain.render.formats.json_out import verify_document, write_json
 
         write_json(verify_document(repo, source, verdicts), env)
         return
@@ -34,8 +34,8 @@ def write_verification(repo: str | None, source: str, verdicts: Sequence[Verdict
         line = f"{v.status:<14} {v.record.slug}  {where}{'  ' + v.detail if v.detail else ''}"
         env.stdout.write(f"{printable(line)}\n")
     bad = sum(not v.ok for v in verdicts)
-    summary = f"{repo}: {len(verdicts) - bad} of {len(verdicts)} records found at their line"
-    env.stdout.write(f"{printable(summary)}\n")
+    total = f"{repo}: {len(verdicts) - bad} of {len(verdicts)} records found at their line"
+    env.stdout.write(f"{printable(total)}\n")
     env.stdout.flush()
 
 
@@ -43,9 +43,9 @@ def write_import_line(env: Environment, outcome: str, record_id: str, target: Pa
     env.stdout.write(f"{outcome:<9} {printable(record_id)}  {printable(str(target))}\n")
 
 
-def write_import_summary(env: Environment, counts: Mapping[str, int], root: Path) -> None:
-    summary = ", ".join(f"{v} {k}" for k, v in counts.items() if v or k == "imported")
-    env.stdout.write(f"{summary} (into {printable(str(root))})\n")
+def write_import_counts(env: Environment, counts: Mapping[str, int], root: Path) -> None:
+    said = ", ".join(f"{v} {k}" for k, v in counts.items() if v or k == "imported")
+    env.stdout.write(f"{said} (into {printable(str(root))})\n")
     env.stdout.flush()
 
 
@@ -53,10 +53,10 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def write_update(summary: UpdateSummary, env: Environment) -> None:
+def write_update(update: UpdateSummary, env: Environment) -> None:
     """`update`: a line for each file or raising line not kept and why, why the run stopped, then the counts."""
     out: list[str] = []
-    for outcome in summary.outcomes:
+    for outcome in update.outcomes:
         if outcome.status == "fetched":
             continue
         place = outcome.place
@@ -67,22 +67,22 @@ def write_update(summary: UpdateSummary, env: Environment) -> None:
         elif outcome.records > 1:
             line += f" ({outcome.records} records)"
         out.append(line)
-    if summary.stopped:
-        left = f"; {_plural(summary.not_tried, 'file')} left" if summary.not_tried else ""
-        out.append(f"stopped: {summary.stopped}{left}: run `leafexplain update` again to go on")
-    for repo, wanted, have in summary.by_repo:
+    if update.stopped:
+        left = f"; {_plural(update.not_tried, 'file')} left" if update.not_tried else ""
+        out.append(f"stopped: {update.stopped}{left}: run `leafexplain update` again to go on")
+    for repo, wanted, have in update.by_repo:
         out.append(f"{repo}: {have} of {_plural(wanted, 'record')} with their source lines")
-    fetched = sum(o.status == "fetched" for o in summary.outcomes)
-    wanted = sum(w for _, w, _ in summary.by_repo)
-    have = sum(h for _, _, h in summary.by_repo)
+    fetched = sum(o.status == "fetched" for o in update.outcomes)
+    wanted = sum(w for _, w, _ in update.by_repo)
+    have = sum(h for _, _, h in update.by_repo)
     total = (
-        f"{have} of {_plural(wanted, 'record')} with their source lines in {summary.cache}: "
-        f"{summary.cached_before} cached before, {summary.fetched} now ({_plural(fetched, 'file')} fetched)"
+        f"{have} of {_plural(wanted, 'record')} with their source lines in {update.cache}: "
+        f"{update.cached_before} cached before, {update.fetched} now ({_plural(fetched, 'file')} fetched)"
     )
-    if summary.at_variants:
-        total += f"; {summary.at_variants} at a messageVariants commit"
-    if summary.without_place:
-        total += f"; {summary.without_place} name no commit, file and line"
+    if update.at_variants:
+        total += f"; {update.at_variants} at a messageVariants commit"
+    if update.without_place:
+        total += f"; {update.without_place} name no commit, file and line"
     out.append(total)
     env.stdout.write("".join(f"{printable(line)}\n" for line in out))
     env.stdout.flush()

@@ -1,49 +1,23 @@
-"""A neutral view of what to show for each event or record; every format renders this view."""
+"""The long view (`--full`, `show`): everything to say of an event or a record, a heading, facts and sections.
+
+A View holds no width or colour; every format writes it in its own way. The sections of a record
+are `render/sections.py`'s; the default view, one screen per error, is `render/brief.py`'s.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from leafexplain.libraries import norm_path
-from leafexplain.models import (
-    CachedSnippet,
-    ErrorEvent,
-    Finding,
-    Frame,
-    LibrarySource,
-    Located,
-    Record,
-    Report,
-    Snippet,
-)
+from leafexplain.models import ErrorEvent, Finding, Frame, Located, Record, Report
 from leafexplain.named import NamedTuple
-from leafexplain.render.words import match_words, near_words
-from leafexplain.text import clean_line, safe_link
+from leafexplain.render.fitting import safe
+from leafexplain.render.naming import match_words, near_words
+from leafexplain.render.sections import SNIPPET_CONTEXT, Block, Section, record_sections, user_code_section
+from leafexplain.text import safe_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up
 if TYPE_CHECKING:
-    from typing import Literal
-
-    from leafexplain.render import Style
-
-    BlockKind = Literal["text", "bullets", "numbered", "code", "snippet", "link"]
-MAX_TEXT_CHARS = 4000  # a giant field from a foreign record is cut, with a note
-MAX_ITEMS = 50  # ... and so is a giant list (solutions, tips, tags)
-REFUSED_LINK = "(link not shown: only https:// links without credentials are)"
-
-
-class Block(NamedTuple):
-    kind: BlockKind
-    text: str = ""
-    items: tuple[str, ...] = ()
-    language: str = "text"
-    first_line: int = 1
-    highlight_line: int | None = None
-
-
-class Section(NamedTuple):
-    title: str
-    blocks: tuple[Block, ...]
+    from leafexplain.render.style import Style
 
 
 class View(NamedTuple):
@@ -58,19 +32,6 @@ class View(NamedTuple):
     url: str | None = None
 
 
-def safe(text: str | None, limit: int = MAX_TEXT_CHARS, *, keep_tabs: bool = False) -> str:
-    """Text fit for a terminal: no escape sequences or control characters, bounded length.
-
-    An error message keeps its tabs so that matched-span offsets still point at the right text.
-    """
-    if not text:
-        return ""
-    cut = len(text) > limit
-    lines = (clean_line(line) for line in text[:limit].split("\n"))
-    body = "\n".join(lines if keep_tabs else (line.replace("\t", "    ") for line in lines))
-    return body + f"\n[… {len(text) - limit} more characters not shown]" if cut else body
-
-
 def format_frame(frame: Frame) -> str:
     where = safe(frame.file, 500)
     if frame.line is not None:
@@ -80,193 +41,6 @@ def format_frame(frame: Frame) -> str:
     if frame.function:
         where += f" in {safe(frame.function, 200)}"
     return where
-
-
-def _text_section(title: str, value: str | None) -> list[Section]:
-    return [Section(title, (Block("text", safe(value)),))] if value and value.strip() else []
-
-
-def _bounded_items(items: tuple[str, ...], limit: int = 1000) -> tuple[str, ...]:
-    present = [i for i in items if i and i.strip()]
-    kept = tuple(safe(i, limit) for i in present[:MAX_ITEMS])
-    more = len(present) - MAX_ITEMS
-    return (*kept, f"[… {more} more not shown]") if more > 0 else kept
-
-
-def _list_section(title: str, items: tuple[str, ...], kind: BlockKind) -> list[Section]:
-    kept = _bounded_items(items)
-    return [Section(title, (Block(kind, items=kept),))] if kept else []
-
-
-def _link(url: str | None) -> Block:
-    """A link only to what validation accepts: anything else (javascript:, file:, credentials) is named, not shown."""
-    link = safe_link(url)
-    return Block("link", link) if link else Block("text", REFUSED_LINK)
-
-
-def _code_section(title: str, code: str | None, language: str) -> list[Section]:
-    return [Section(title, (Block("code", safe(code, 8000), language=language),))] if code and code.strip() else []
-
-
-SNIPPET_CONTEXT = 6  # lines either side of the raising line, when explaining
-
-
-def _snippet(record: Record, context: int | None) -> Block:
-    lines = safe(record.sourceCode, 8000).split("\n")
-    first = record.sourceCodeStart or 1
-    line = record.lineNumber
-    if context is not None and line is not None and first <= line < first + len(lines):
-        start = max(line - context, first)
-        lines = lines[start - first : line - first + context + 1]
-        first = start
-    return Block("snippet", "\n".join(lines), language=record.code_language, first_line=first, highlight_line=line)
-
-
-def _local_snippet(lines: tuple[str, ...], start: int, line: int | None, language: str) -> Block:
-    text = "\n".join(safe(line_text, 1000) for line_text in lines)
-    return Block("snippet", text, language=language, first_line=start, highlight_line=line)
-
-
-def user_code_section(snippet: Snippet) -> Section:
-    """The user's own code around the frame's line, read from this machine."""
-    blocks = [Block("text", f"{safe(snippet.path, 500)}:{snippet.line}")]
-    if snippet.lines:  # none when the file does not hold the traceback's line: the note says so
-        blocks.append(_local_snippet(snippet.lines, snippet.start, snippet.line, snippet.language))
-    if snippet.note:
-        blocks.append(Block("text", safe(snippet.note, 1000)))
-    return Section("Your code", tuple(blocks))
-
-
-def installed_section(source: LibrarySource) -> Section:
-    """The record's file as installed here: path, version, the message's lines, and how it drifted."""
-    where = safe(source.path, 500) + (f":{source.line}" if source.line else "")
-    blocks = [Block("text", where + (f" · {safe(source.version, 200)}" if source.version else ""))]
-    if source.lines:
-        blocks.append(_local_snippet(source.lines, source.start, source.line, source.language))
-    blocks.append(Block("text", safe(source.note, 1000)))
-    if source.url:
-        blocks.append(_link(source.url))
-    return Section("Library source (installed)", tuple(blocks))
-
-
-def cached_blocks(cached: CachedSnippet) -> list[Block]:
-    """The record's lines from the source cache, marked with the commit they came from."""
-    note = f"At commit {safe(cached.commit[:10], 64)}, from the source cache (`leafexplain update`):"
-    return [Block("text", note), _local_snippet(cached.lines, cached.start, cached.line, cached.language)]
-
-
-def same_file(a: str, b: str) -> bool:
-    """Two paths to one library file, as a frame and a record name it (`…/burn-autodiff-0.20.1/src/tensor.rs`
-    and `crates/burn-autodiff/src/tensor.rs`): the file and its folder agree."""
-    return norm_path(a).split("/")[-2:] == norm_path(b).split("/")[-2:]
-
-
-def other_line(record: Record, event: ErrorEvent | None) -> int | None:
-    """The line of the record's file where the run raised the error, when it is not the record's line:
-    another release of the library (said, or the two places shown look like a mistake)."""
-    location = event.location if event else None
-    if not (location and location.line and record.lineNumber and record.filePath):
-        return None
-    if location.line == record.lineNumber or not same_file(location.file, record.filePath):
-        return None
-    return location.line
-
-
-def record_sections(
-    record: Record,
-    *,
-    full: bool,
-    snippet_context: int | None = SNIPPET_CONTEXT,
-    installed: LibrarySource | None = None,
-    event: ErrorEvent | None = None,
-    cached: CachedSnippet | None = None,
-) -> tuple[Section, ...]:
-    """The explanation of a record, in the order a user reads it; `full` adds the code aids."""
-    sections: list[Section] = []
-    sections += _text_section("What it means", record.documentation)
-    sections += _text_section("What triggers it", record.triggerScenarios)
-    sections += _text_section("Common situations", record.commonSituations)
-    sections += _list_section("How to fix it", record.solutions, "numbered")
-    sections += _code_section("Example fix", record.exampleFix, record.code_language)
-    source: list[Block] = []
-    if record.filePath:
-        where = safe(record.filePath, 500) + (f":{record.lineNumber}" if record.lineNumber else "")
-        source.append(Block("text", f"{safe(record.repo, 200)} · {where}"))
-        moved = other_line(record, event)
-        if moved is not None:
-            source.append(Block("text", f"Your run raised it at line {moved} of this file: another version of it."))
-    link = record.working_url
-    if record.sourceCode and record.sourceCode.strip() and not (cached is not None and cached.replaces(record)):
-        source.append(_snippet(record, snippet_context))
-    elif cached is not None:
-        source.extend(cached_blocks(cached))
-        if cached.commit not in (link or ""):  # the record's own commit was not found: link the lines shown
-            link = cached.url
-    if link:
-        source.append(_link(link))
-    place = record.release_place
-    if place is not None:  # the link above is the release's; the record's own is kept, said to lead nowhere
-        line = f":{place.lineNumber}" if place.lineNumber else ""
-        source.append(Block("text", f"At {safe(place.versions, 300)}: {safe(place.filePath or '', 300)}{line}"))
-        if record.githubUrl and record.githubUrl != link:
-            own = safe(record.githubUrl, 500)
-            source.append(Block("text", f"The record's analysed commit is not in the repository's history: {own}"))
-    if source:
-        sections.append(Section("Where it is raised", tuple(source)))
-    if installed is not None:
-        sections.append(installed_section(installed))
-    sections += _list_section("Prevention tips", record.preventionTips, "bullets")
-    if record.tags:
-        sections.append(Section("Tags", (Block("text", ", ".join(_bounded_items(record.tags, 100))),)))
-    if full:
-        sections += _text_section("Handling strategy", record.handlingStrategy)
-        sections += _code_section("Validation code", record.validationCode, record.code_language)
-        sections += _code_section("Type guard", record.typeGuard, record.code_language)
-        sections += _code_section("Try/catch pattern", record.tryCatchPattern, record.code_language)
-        sections += _variants_section(record)
-        sections.append(_about_section(record))
-    return tuple(sections)
-
-
-def _variants_section(record: Record) -> list[Section]:
-    """The record's other wordings (`messageVariants`): each with its releases, and where it is raised."""
-    items = []
-    for variant in record.messageVariants[:MAX_ITEMS]:
-        item = f"{safe(variant.versions, 500)}: {safe(variant.messagePattern, 1000)}"
-        if variant.errorClass:
-            item += f" ({safe(variant.errorClass, 200)})"
-        if variant.filePath:
-            item += f" · {safe(variant.filePath, 500)}" + (f":{variant.lineNumber}" if variant.lineNumber else "")
-        if variant.commit:
-            item += f" at {safe(variant.commit, 64)}"
-        if variant.recordCommitMissing:
-            item += " (the record's own commit is not in the history: this is where the message is)"
-        link = safe_link(variant.githubUrl)
-        items.append(item + (f" · {link}" if link else ""))
-    return [Section("Other wordings", (Block("bullets", items=tuple(items)),))] if items else []
-
-
-def _about_section(record: Record) -> Section:
-    """Every other fact the record holds: how it is identified, matched, and when it was written."""
-    facts = [
-        ("id", record.id),
-        ("slug", record.slug),
-        ("error type", record.errorType),
-        ("error class", record.errorClass),
-        ("error code", record.errorCode),
-        ("HTTP status", None if record.httpStatus is None else str(record.httpStatus)),
-        ("severity", record.severity),
-        ("message", record.errorMessage),
-        ("pattern", record.messagePattern),
-        ("background", record.backgroundTag),
-        ("analysed at", record.analyzedSha),
-        ("analysed on", record.analyzedAt),
-        ("content changed", record.contentChangedAt),
-        ("schema version", str(record.schemaVersion)),
-        ("dataset version", record.datasetVersion),
-    ]
-    items = tuple(f"{key}: {safe(value, 1000)}" for key, value in facts if value)
-    return Section("About this record", (Block("bullets", items=items),))
 
 
 def _heading(parts: list[str | None]) -> str:

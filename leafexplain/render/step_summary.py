@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from leafexplain.models import Finding, Located, Report
-from leafexplain.render.document import safe
-from leafexplain.render.markdown import md_text
-from leafexplain.render.summary import SOLUTIONS_SHOWN, first_sentences, show_command
+from leafexplain.render.fitting import first_sentences, safe
+from leafexplain.render.formats.markdown import md_text
+from leafexplain.render.naming import error_text, show_command
+from leafexplain.render.summary import MEANING_SENTENCES, SOLUTIONS_SHOWN
 from leafexplain.render.workspace import error_place
 from leafexplain.text import safe_link
 
@@ -33,11 +34,6 @@ def _code(text: str, *, in_table: bool = True) -> str:
     if in_table:  # GFM splits cells before code spans: the `\\|` shows as `|` there, and only there
         text = text.replace("|", "\\|")
     return f"`` {text} ``" if "`" in text else f"`{text}`"
-
-
-def _error(finding: Finding) -> str:
-    event = finding.event
-    return f"{event.error_type}: {event.message}" if event.error_type else event.message
 
 
 def _where(finding: Finding, found: Located | None, root: str) -> str:
@@ -67,10 +63,11 @@ def _details(findings: Iterable[Finding]) -> list[str]:
             continue
         seen.add(best.record.id)
         record = best.record
-        parts.append(f"#### {_cell(_error(finding))}")
+        parts.append(f"#### {_cell(error_text(finding.event))}")
         parts.append(f"Matched {md_text(safe(record.repo, 200))} · {md_text(safe(record.slug, 200))}")
         if record.documentation:
-            parts.append(f"**What it means**: {md_text(safe(first_sentences(record.documentation, 2), 1500))}")
+            meaning = first_sentences(record.documentation, count=MEANING_SENTENCES)
+            parts.append(f"**What it means**: {md_text(safe(meaning, 1500))}")
         fixes = [safe(s, 600) for s in record.solutions if s.strip()][:SOLUTIONS_SHOWN]
         if fixes:
             parts.append("**How to fix it**\n\n" + "\n".join(f"{n}. {md_text(f)}" for n, f in enumerate(fixes, 1)))
@@ -100,7 +97,9 @@ def step_summary(report: Report, command: str, exit_code: int, root: str) -> str
     located = report.located or (None,) * total
     rows = ["| error | where | explained by |", "| --- | --- | --- |"]
     for finding, found in list(zip(report.findings, located, strict=True))[:MAX_ROWS]:
-        rows.append(f"| {_cell(_error(finding))} | {_where(finding, found, root)} | {_record_cell(finding)} |")
+        rows.append(
+            f"| {_cell(error_text(finding.event))} | {_where(finding, found, root)} | {_record_cell(finding)} |"
+        )
     if total > MAX_ROWS:
         rows.append(f"| … and {total - MAX_ROWS} more (see the log) | | |")
     parts.append("\n".join(rows))

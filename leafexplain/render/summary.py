@@ -2,33 +2,15 @@
 
 from __future__ import annotations
 
-import shlex
 import textwrap
 from collections.abc import Iterable
 
 from leafexplain.models import Finding
-from leafexplain.render.document import safe
-from leafexplain.render.words import match_words
+from leafexplain.render.fitting import first_sentences, safe
+from leafexplain.render.naming import error_text, match_words, show_command
 
 SOLUTIONS_SHOWN = 3
 MEANING_SENTENCES = 2
-
-
-def first_sentences(text: str, count: int) -> str:
-    """The start of a paragraph: enough to say what an error means without the whole story."""
-    words = " ".join(text.split())
-    end = 0
-    for _ in range(count):
-        found = words.find(". ", end)
-        if found < 0:
-            return words
-        end = found + 2
-    return words[: end - 1]
-
-
-def show_command(record_id: str) -> str:
-    """`leafexplain show ID`: a command to copy, so the id is quoted for the shell (whatever a record holds)."""
-    return f"leafexplain show {shlex.quote(record_id)}"
 
 
 def summary_text(findings: Iterable[Finding], width: int = 100) -> str:
@@ -45,11 +27,11 @@ def summary_text(findings: Iterable[Finding], width: int = 100) -> str:
             continue
         seen.add(best.record.id)
         record, event = best.record, finding.event
-        what = f"{event.error_type}: {event.message}" if event.error_type else event.message
+        what = error_text(event)
         # The match in words, as the default view says it: the slug carries the record's example values.
         lines = [safe(what.strip().split("\n", 1)[0], 300), f"matched {match_words(best)}"]
         if record.documentation:
-            meaning = safe(first_sentences(record.documentation, MEANING_SENTENCES))
+            meaning = safe(first_sentences(record.documentation, count=MEANING_SENTENCES))
             lines += ["", "What it means", *wrapped(meaning, "  ", "  ")]
         solutions = [safe(s, 500) for s in record.solutions[:SOLUTIONS_SHOWN] if s.strip()]
         if solutions:

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from leafexplain.env import Environment
-from leafexplain.render.console import make_console
-from leafexplain.render.rich_view import print_views
+from leafexplain.render.formats.rich_console import make_console
+from leafexplain.render.formats.terminal_rich import print_views
 from tests.conftest import leafexplain_command
 
 ESCAPES = [

@@ -16,9 +16,11 @@ from leafexplain.models import Record
 from leafexplain.records import load_paths
 from leafexplain.records.patterns import compile_pattern
 from leafexplain.records.schema import validate_record
-from leafexplain.render.document import MAX_ITEMS, MAX_TEXT_CHARS, REFUSED_LINK, record_view
-from leafexplain.render.markdown import render_markdown
-from leafexplain.render.plain import render_plain
+from leafexplain.render.document import record_view
+from leafexplain.render.fitting import MAX_TEXT_CHARS
+from leafexplain.render.formats.markdown import render_markdown
+from leafexplain.render.formats.plain import render_plain
+from leafexplain.render.sections import MAX_ITEMS, REFUSED_LINK
 from tests.conftest import SEED_ID, Isolated, as_record, make_record, seed_record
 from tests.conftest import write_records as write
 from tests.hostile import VALID_HOSTILE, assert_terminal_safe, render_rich
@@ -151,7 +153,8 @@ def test_a_link_that_is_not_plain_https_is_refused_and_never_rendered(url: str) 
 
 def test_the_renderers_check_links_themselves() -> None:
     """A view built by other code, with a link block that is not https, still makes no hyperlink."""
-    from leafexplain.render.document import Block, Section, View
+    from leafexplain.render.document import View
+    from leafexplain.render.sections import Block, Section
 
     blocks = tuple(Block("link", url) for url in BAD_LINKS)
     view = View("heading", "message", None, (), (Section("Links", blocks),), explained=True)

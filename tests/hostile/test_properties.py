@@ -21,12 +21,12 @@ from leafexplain.extract import events_in
 from leafexplain.intake.stream import windows
 from leafexplain.models import Candidate, ErrorEvent, Finding, Frame, Record
 from leafexplain.records.patterns import QUOTES, compile_pattern, split_pattern, verbatim_fragments
-from leafexplain.render.console import make_console
 from leafexplain.render.document import event_view, record_view
-from leafexplain.render.json_out import dumps, explain_document, record_dict
-from leafexplain.render.markdown import render_markdown
-from leafexplain.render.plain import render_plain
-from leafexplain.render.tables import record_table_markdown, record_table_plain, record_table_rich
+from leafexplain.render.formats.json_out import dumps, explain_document, record_dict
+from leafexplain.render.formats.markdown import record_table_markdown, render_markdown
+from leafexplain.render.formats.plain import record_table_plain, render_plain
+from leafexplain.render.formats.rich_console import make_console
+from leafexplain.render.formats.terminal_rich import record_table_rich
 from leafexplain.text import decode, normalize
 from tests.conftest import ROOT, SEED_ID, load_bundled_matcher
 from tests.hostile import ESCAPES, assert_terminal_safe, render_rich

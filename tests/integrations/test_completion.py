@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -28,7 +29,8 @@ LISTS = {
     "repos": ["acme/gadgets", "acme/widgets", "other/thing"],
     "tags": ["autodiff", "autograd", "shapes"],
 }
-FORMATS = ["auto", "rich", "plain", "json", "markdown", "github", "sarif"]
+# `rich`, the old name of terminal, is accepted by --format but not offered.
+FORMATS = ["auto", "terminal", "plain", "json", "markdown", "github", "sarif"]
 
 
 @functools.cache
@@ -416,7 +418,7 @@ def test_powershell_script_registers_a_native_completer_with_the_whole_tree() ->
         for option in command.options:
             for flag in option.flags:
                 assert f"@('{flag}', " in text
-    assert "$optionValues.Add('show --format', 'choice auto rich plain json markdown github sarif')" in text
+    assert "$optionValues.Add('show --format', 'choice auto terminal plain json markdown github sarif')" in text
     assert "$optionValues.Add('list --repo', 'list repos')" in text
     assert "@('list ids slugs', $false)" in text  # show ID|SLUG
     assert "'leafexplain') 'complete'" in text and "& leafexplain __complete $kind" in text
@@ -576,3 +578,25 @@ def test_wheel_carries_the_scripts_and_completion_show_finds_them(tmp_path: Path
     )
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout == script("fish")
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_a_list_older_than_the_record_index_is_asked_for_again(shell: str, env: dict[str, str]) -> None:
+    """The records changed (their index was rebuilt after the lists were written): a TAB asks leafexplain
+    again rather than offering the ids of before, and that answer is kept for the next TAB."""
+    need(shell)
+    cache = Path(env["XDG_CACHE_HOME"]) / "leafexplain"
+    index = cache / "index"
+    index.mkdir(exist_ok=True)
+    lists = cache / "complete"
+    old = time.time() - 100
+    for kind in ("ids", "slugs"):
+        os.utime(lists / f"{kind}.txt", (old, old))
+    os.utime(index, (old + 50, old + 50))  # rebuilt after the lists were written
+    line = "leafexplain show 7455"
+    if shell == "bash":
+        got = bash_complete(line, env)
+    else:
+        got = (zsh_complete if shell == "zsh" else fish_complete)([line], env)[line]
+    assert got == [SEED_ID], "the old list's ids, not the records' own"
+    assert SEED_ID in (lists / "ids.txt").read_text(encoding="utf-8").split()

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leafexplain.render.github import MAX_PER_KIND, escape_data, escape_property
-from leafexplain.render.sarif import UNKNOWN_RULE
+from leafexplain.render.formats.github import MAX_PER_KIND, escape_data, escape_property
+from leafexplain.render.formats.sarif import UNKNOWN_RULE
 from tests.conftest import OUTPUTS, Isolated, leafexplain_command
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))

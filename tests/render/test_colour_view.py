@@ -1,5 +1,5 @@
-"""The default view in colour (render/ansi.py, without rich): each part in its style, code highlighted in the
-terminal's own palette, links clickable only when checked, and no escape code wherever colour is off."""
+"""The default view in colour (render/formats/terminal.py, without rich): each part in its style, code highlighted
+in the terminal's own palette, links clickable only when checked, and no escape code wherever colour is off."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from leafexplain.render.highlight import COMMENT, FUNCTION, KEYWORD, NUMBER, STRING, TYPE, highlight
+from leafexplain.render.formats.highlight import COMMENT, FUNCTION, KEYWORD, NUMBER, STRING, TYPE, highlight
 from tests.conftest import OUTPUTS, Isolated
 
 JSON_DECODE = str(OUTPUTS / "python" / "json-decode.txt")

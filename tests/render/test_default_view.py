@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from leafexplain.models import Candidate, Record
 from leafexplain.render import Style, to_text
-from leafexplain.render.screen import SCREEN_ROWS, cells, crop_code
-from leafexplain.render.words import match_words
+from leafexplain.render.fitting import cells, crop_code
+from leafexplain.render.layout import SCREEN_ROWS
+from leafexplain.render.naming import match_words
 from leafexplain.session import explain
 from tests.conftest import LEAF, OUTPUTS, RECORDS, SEED_ID, SEED_SLUG, as_record, bundled_records, seed_record
 

@@ -10,7 +10,8 @@ import pytest
 
 from leafexplain.render import Style, to_text
 from leafexplain.render.brief import example_lines
-from leafexplain.render.screen import cells, example_choice
+from leafexplain.render.fitting import cells
+from leafexplain.render.layout import example_choice
 from leafexplain.session import explain
 from tests.conftest import bundled_records, load_bundled_matcher
 

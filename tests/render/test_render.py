@@ -27,8 +27,8 @@ FORMATS = {
     "plain": ["--format", "plain"],
     "markdown": ["--format", "markdown"],
     "json": ["--format", "json"],
-    "rich-color": ["--format", "rich", "--color", "always"],
-    "rich-nocolor": ["--format", "rich", "--color", "never"],
+    "terminal-color": ["--format", "terminal", "--color", "always"],
+    "terminal-nocolor": ["--format", "terminal", "--color", "never"],
     "github": ["--format", "github"],
     "sarif": ["--format", "sarif"],
 }
@@ -57,7 +57,28 @@ def test_golden(case: str, fmt: str, cli) -> None:
     if os.environ.get("LEAFEXPLAIN_UPDATE_GOLDEN"):
         golden.write_text(stable(result.stdout), encoding="utf-8", newline="")
     assert stable(result.stdout) == golden.read_text(encoding="utf-8")
-    if fmt != "rich-color":
+    if fmt != "terminal-color":
         assert not ESCAPES.search(result.stdout), "no escape codes without colour"
     else:
         assert ESCAPES.search(result.stdout)
+
+
+@pytest.mark.parametrize("color", ["always", "never"])
+def test_rich_is_the_terminal_formats_old_name(color: str, cli) -> None:
+    """`--format rich` (the colour format's name before it was written without rich) is still accepted, and
+    writes what `--format terminal` writes; the choices offered name `terminal`."""
+    from leafexplain.render import FORMAT_ALIASES, FORMAT_CHOICES
+
+    assert FORMAT_ALIASES == {"rich": "terminal"}
+    assert "terminal" in FORMAT_CHOICES and "rich" not in FORMAT_CHOICES
+    args = ["--color", color, "--width", WIDTH, *CASES["json-decode"]]
+    terminal = cli("--format", "terminal", *args, extra_env=WORKSPACE, cwd=ROOT)
+    rich = cli("--format", "rich", *args, extra_env=WORKSPACE, cwd=ROOT)
+    assert rich.returncode == terminal.returncode
+    assert (
+        stable(rich.stdout)
+        == stable(terminal.stdout)
+        == (GOLDEN / f"json-decode.terminal-{'color' if color == 'always' else 'nocolor'}.txt").read_text(
+            encoding="utf-8"
+        )
+    )

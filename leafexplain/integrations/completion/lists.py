@@ -2,7 +2,8 @@
 
 `leafexplain __complete KIND` answers from the record index and writes all four lists into the
 cache, where the scripts read them without starting Python. Nothing else writes them: opening the
-records does not. A list is used until it is removed; a TAB that finds one missing asks again.
+records does not. A list is used while it is newer than the record index's folder (an index is
+rebuilt when the records change); a TAB that finds one missing or older asks again.
 """
 
 from __future__ import annotations

@@ -69,7 +69,11 @@ Register-ArgumentCompleter -Native -CommandName 'leafexplain', 'leafexplain.exe'
         $pattern = [System.Management.Automation.WildcardPattern]::Escape($prefix) + '*'
         @(foreach ($kind in $kinds) {{
             $list = Join-Path $dir "$kind.txt"
-            if (Test-Path -LiteralPath $list -PathType Leaf) {{
+            $index = Join-Path (Join-Path $cache 'leafexplain') 'index'
+            # a list older than the record index (records changed since) is asked for again
+            $fresh = (Test-Path -LiteralPath $list -PathType Leaf) -and -not ((Test-Path -LiteralPath $index) -and
+                (Get-Item -LiteralPath $index).LastWriteTime -gt (Get-Item -LiteralPath $list).LastWriteTime)
+            if ($fresh) {{
                 $lines = [System.IO.File]::ReadAllLines($list)
             }} else {{
                 $lines = @(try {{ & leafexplain __complete $kind 2>$null }} catch {{ }})

@@ -17,11 +17,13 @@ from urllib.parse import quote
 
 from leafexplain.env import Environment
 from leafexplain.models import ErrorEvent, Finding, Frame, Located, Record, Report
-from leafexplain.render import Row, Style, emit
-from leafexplain.render.document import safe
-from leafexplain.render.github import error_line
-from leafexplain.render.markdown import md_text
-from leafexplain.render.summary import SOLUTIONS_SHOWN, show_command
+from leafexplain.render.fitting import safe
+from leafexplain.render.formats.github import error_line
+from leafexplain.render.formats.markdown import md_text
+from leafexplain.render.naming import show_command
+from leafexplain.render.streams import emit
+from leafexplain.render.style import Row, Style
+from leafexplain.render.summary import SOLUTIONS_SHOWN
 from leafexplain.render.workspace import error_place, relative_path, windows_path, workspace
 from leafexplain.text import safe_link
 from leafexplain.version import __version__

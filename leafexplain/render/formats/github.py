@@ -13,9 +13,10 @@ from collections.abc import Mapping
 
 from leafexplain.env import Environment
 from leafexplain.models import Finding, Located, Record, Report
-from leafexplain.render import Row, Style, emit
-from leafexplain.render.document import safe
-from leafexplain.render.summary import show_command
+from leafexplain.render.fitting import safe
+from leafexplain.render.naming import error_text, show_command
+from leafexplain.render.streams import emit
+from leafexplain.render.style import Row, Style
 from leafexplain.render.workspace import error_place, workspace
 from leafexplain.text import safe_link
 
@@ -43,9 +44,7 @@ def workflow_command(kind: str, properties: Mapping[str, object], message: str) 
 
 def error_line(finding: Finding) -> str:
     """The error as printed: its type and message, bounded."""
-    event = finding.event
-    what = f"{event.error_type}: {event.message}" if event.error_type else event.message
-    return safe(what.strip(), MESSAGE_CHARS)
+    return safe(error_text(finding.event).strip(), MESSAGE_CHARS)
 
 
 def record_link(record: Record) -> str | None:
@@ -116,12 +115,12 @@ def write_report(report: Report, env: Environment, style: Style) -> None:
 
 # A record or a table of them belongs to no file and no step: `show`, `list` and `search` write plain text.
 def write_record(record: Record, env: Environment, style: Style) -> None:
-    from leafexplain.render import plain
+    from leafexplain.render.formats import plain
 
     plain.write_record(record, env, style)
 
 
 def write_records(rows: list[Row], env: Environment, style: Style) -> None:
-    from leafexplain.render import plain
+    from leafexplain.render.formats import plain
 
     plain.write_records(rows, env, style)

@@ -1,23 +1,36 @@
 """The default view laid out for a terminal: each error in one screen of rows at the given width.
 
-Shared by the rich and plain formats. Rows are counted as the terminal will show them, and parts
-are kept by priority until the screen is full: the header, the message, your line, why, the first
-fix and the link always; then the second fix, two lines of the example, the lines around yours,
-the example up to five lines, the third fix, the rest of the example. Prose wraps between words;
-code is never wrapped: a line too long loses its trailing comment, then is cut between tokens with
-a visible `…`. A link is never cut: a terminal that shows OSC 8 hyperlinks gets the place as a
-link, any other the whole URL on a row of its own.
+Shared by the terminal and plain formats. Rows are counted as the terminal will show them. The
+parts every card has come first (the header, the message, your line, why, the first fix and the
+link); then the parts in PRIORITIES are grown, in its order, while the screen has room. Text is
+fitted by `render/fitting.py`: prose wraps between words, code is cropped, never wrapped. A link is
+never cut: a terminal that shows OSC 8 hyperlinks gets the place as a link, any other the whole
+URL on a row of its own.
 """
 
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
+from collections.abc import Callable
 
+from leafexplain.models import Report
 from leafexplain.named import NamedTuple
-from leafexplain.render.brief import TRAILING_COMMENT, Brief, ExampleLine, Explanation, code_only, split_sentences
-from leafexplain.render.words import match_words_within
+from leafexplain.render.brief import Brief, ExampleLine, Explanation, briefs, count_line
+from leafexplain.render.fitting import (
+    CUT,
+    cells,
+    chars_within,
+    code_only,
+    crop_code,
+    prose,
+    split_sentences,
+    wrap_ranges,
+)
+from leafexplain.render.naming import match_words_within
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up
+if TYPE_CHECKING:
+    from leafexplain.render import Style
 
 SCREEN_ROWS = 22  # a 24-row terminal, less the command line above and the prompt below
 MESSAGE_ROWS = 4
@@ -26,32 +39,36 @@ WHY_ROWS = 3
 FIX_ROWS = 3
 MIN_EXAMPLE_LINES = 2
 COMFORTABLE_EXAMPLE_LINES = 5  # an example this long comes before a third fix
+ALL = 1_000_000  # as much of a part as there is
 INDENT = "  "
 GUTTER = 11  # labels (`matched:`, `why:`, `before:`) in a column of their own, text beside them
-CUT = "…"
-_TOKEN_END = re.compile(r"[\s.,;:()\[\]{}<>=+*/|&!?-]")
-_PATH_BREAK = re.compile(r"[/\\_.:-]")
+
+# What a card shows beyond its required parts, in the order it is given room: a part and how much of it.
+# A part appears at its first step, at that size, or not at all (an example one line longer is shown whole:
+# the note `… 1 more line` would take that row); at a later step, a part shown grows a line or a fix at a
+# time while it fits.
+PRIORITIES: tuple[tuple[str, int], ...] = (
+    ("fixes", 2),
+    ("example", MIN_EXAMPLE_LINES),
+    ("context", 1),  # the lines around yours
+    ("example", COMFORTABLE_EXAMPLE_LINES),
+    ("fixes", 3),
+    ("example", ALL),
+)
 
 
 class Segment(NamedTuple):
-    """A piece of a row and what it is: the rich format styles it by `role` (and highlights code in
+    """A piece of a row and what it is: the terminal format styles it by `role` (and highlights code in
     `language`), plain writes the text alone."""
 
     text: str
     role: str = "text"  # heading, unknown, message, span, label, before, after, example, text, dim, path, code,
-    # marked, link
+    # marked, link, count
     language: str = ""
     target: str = ""  # a link's URL (its text may be the place it leads to)
 
 
 Line = tuple[Segment, ...]
-
-
-def cells(text: str) -> int:
-    """Columns `text` takes on a terminal: wide East Asian characters take two, combining marks none."""
-    if text.isascii():
-        return len(text)
-    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def rows(line: Line, width: int) -> int:
@@ -61,78 +78,6 @@ def rows(line: Line, width: int) -> int:
 
 def total_rows(lines: list[Line], width: int) -> int:
     return sum(rows(line, width) for line in lines)
-
-
-def _chars_within(text: str, start: int, room: int) -> int:
-    """How many characters of `text` from `start` fit in `room` columns (wide characters take two); at least one."""
-    if text.isascii():
-        return max(room, 1)
-    used = count = 0
-    for ch in text[start:]:
-        used += cells(ch)
-        if used > room:
-            break
-        count += 1
-    return max(count, 1)
-
-
-def wrap_ranges(text: str, room: int) -> list[tuple[int, int]]:
-    """Where to break `text` (one paragraph) into rows of at most `room` columns, between words: (start, end)
-    of each row in `text`. A word longer than a row is split, as it could not be shown otherwise."""
-    room = max(room, 10)
-    out: list[tuple[int, int]] = []
-    start = end = used = 0
-    for word in re.finditer(r"\S+", text):
-        size = cells(word.group())
-        gap = cells(text[end : word.start()]) if used else 0  # the spaces as written: a run of them is wide
-        if used and used + gap + size > room:
-            out.append((start, end))
-            start, used = word.start(), 0
-            gap = 0
-        if not used:
-            start = word.start()
-        while size > room:  # a path in prose longer than the row: broken after a `/`, `-` or `.` if it can be
-            fits = _chars_within(text, start, room)
-            breaks = [m.end() for m in _PATH_BREAK.finditer(text, start + 1, start + fits)]
-            cut = breaks[-1] if breaks and breaks[-1] - start > fits // 2 else start + fits
-            out.append((start, cut))
-            start, size = cut, cells(text[cut : word.end()])
-        used += gap + size
-        end = word.end()
-    if used or not out:
-        out.append((start, end))
-    return out
-
-
-def prose(text: str, room: int, max_rows: int | None = None) -> list[str]:
-    """`text` wrapped to `room` columns; past `max_rows` the last row ends with `…`."""
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        lines += [paragraph[a:b] for a, b in wrap_ranges(paragraph, room)]
-    if max_rows is not None and len(lines) > max_rows:
-        lines = lines[:max_rows]
-        last = lines[-1]
-        while last and cells(last) + 2 > room:
-            last = last[: last.rfind(" ")] if " " in last else last[:-1]
-        lines[-1] = last.rstrip(" ,.;:") + " " + CUT
-    return lines
-
-
-def crop_code(text: str, room: int) -> str:
-    """A code line in `room` columns, never cut inside a token: without its trailing comment if that is
-    enough, else cut at the last token boundary, with `…` to show that it goes on."""
-    if cells(text) <= room:
-        return text
-    uncommented = TRAILING_COMMENT.sub("", text)
-    if uncommented != text and cells(uncommented) + 2 <= room:
-        return uncommented + " " + CUT
-    limit = room - 2
-    keep = 0
-    for boundary in _TOKEN_END.finditer(text):
-        if cells(text[: boundary.start() + 1]) > limit:
-            break
-        keep = boundary.start() + (0 if boundary.group().isspace() else 1)
-    return text[:keep].rstrip() + " " + CUT
 
 
 def code_segments(text: str, room: int, language: str, role: str = "code") -> tuple[Segment, ...]:
@@ -217,7 +162,7 @@ def _where(brief: Brief, width: int) -> list[Line]:
     if where and len(prose(said, width - GUTTER)) > 2:
         # A long path loses its middle, never its end: the file's name and line are what a person looks for.
         room = 2 * (width - GUTTER) - cells(" · ".join(["", *context])) - 8
-        keep = _chars_within(where[::-1], 0, max(room, 20))
+        keep = chars_within(where[::-1], 0, max(room, 20))
         said = " · ".join([CUT + where[len(where) - keep :], *context])
     return _text_rows("at" if where else "in", said, width, 2, "path") if said else []
 
@@ -339,42 +284,48 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
     later = [row for e in brief.explanations[1:] for row in _text_rows("wrapper", e.matched, width, MATCHED_ROWS)]
     more = _text_rows("more", f"{first.more} · or add --full" if full_hint else first.more, width, 2)
     seen_with = "with --full" if full_hint else "with the show command"
-    required = top + your_line + why + (fixes[0] if fixes else []) + source + others + later + more
-    left = SCREEN_ROWS - total_rows(required, width)
-
-    def fits(lines: list[Line]) -> bool:
-        nonlocal left
-        needed = total_rows(lines, width)
-        if needed > left:
-            return False
-        left -= needed
-        return True
-
-    def grow_example(example: list[Line], count: int, up_to: int) -> tuple[list[Line], int]:
-        nonlocal left
-        while example and count < min(up_to, len(first.example)):
-            longer = _example(first, count + 1, width, seen_with)
-            left += total_rows(example, width)
-            if not fits(longer):
-                left -= total_rows(example, width)
-                break
-            example, count = longer, count + 1
-        return example, count
-
-    extra_fixes = [f for f in fixes[1:2] if fits(f)]
-    example_count = min(len(first.example), MIN_EXAMPLE_LINES if len(first.example) > MIN_EXAMPLE_LINES + 1 else 3)
-    example = _example(first, example_count, width, seen_with) if first.example else []
-    if example and not fits(example):
-        example = []
-    code = your_line
     context = _code(brief, width, marked_only=False)
-    if len(context) > len(code) and fits(context[len(code) :]):
-        code = context
-    example, example_count = grow_example(example, example_count, COMFORTABLE_EXAMPLE_LINES)
-    extra_fixes += [f for f in fixes[2:3] if len(extra_fixes) == 1 and fits(f)]
-    example, example_count = grow_example(example, example_count, len(first.example))
-    shown_fixes = [row for f in [*fixes[:1], *extra_fixes] for row in f]
-    return top + code + why + shown_fixes + example + source + others + later + more
+
+    def drawn(part: str, amount: int) -> list[Line]:
+        if part == "fixes":
+            return [row for fix in fixes[:amount] for row in fix]
+        if part == "example":
+            return _example(first, amount, width, seen_with) if amount else []
+        return context if amount else your_line  # "context"
+
+    there = {"fixes": len(fixes), "example": len(first.example), "context": int(len(context) > len(your_line))}
+    required = total_rows(top + why + source + others + later + more, width)
+    shown = _kept_by_priority(drawn, there, required, width)
+    return top + shown["context"] + why + shown["fixes"] + shown["example"] + source + others + later + more
+
+
+def _kept_by_priority(
+    drawn: Callable[[str, int], list[Line]], there: dict[str, int], required: int, width: int
+) -> dict[str, list[Line]]:
+    """The rows of each part of PRIORITIES (`drawn(part, amount)`), as much of each as the screen holds once
+    the `required` rows are counted: the first fix is required, the rest given room in PRIORITIES' order."""
+    amounts = {"fixes": min(there["fixes"], 1), "example": 0, "context": 0}
+    shown = {part: drawn(part, amount) for part, amount in amounts.items()}
+
+    def room_for(part: str, lines: list[Line]) -> bool:
+        beside = sum(total_rows(rows_, width) for name, rows_ in shown.items() if name != part)
+        return required + beside + total_rows(lines, width) <= SCREEN_ROWS
+
+    stepped: set[str] = set()
+    for part, wanted in PRIORITIES:
+        first_step = part not in stepped
+        stepped.add(part)
+        if not amounts[part]:
+            size = there[part] if there[part] <= wanted + 1 else wanted
+            if first_step and size and room_for(part, lines := drawn(part, size)):
+                amounts[part], shown[part] = size, lines
+            continue
+        while amounts[part] < min(wanted, there[part]):
+            lines = drawn(part, amounts[part] + 1)
+            if not room_for(part, lines):
+                break
+            amounts[part], shown[part] = amounts[part] + 1, lines
+    return shown
 
 
 def report_cards(
@@ -386,3 +337,30 @@ def report_cards(
         card(b, width, hyperlinks=hyperlinks, number=f"[{n}/{total}] " if total > 1 else "", full_hint=full_hint)
         for n, b in enumerate(briefs, start=1)
     ]
+
+
+def count_rows(report: Report, width: int) -> list[Line]:
+    """`3 errors: 2 explained, 1 unknown` when there are several, wrapped to `width` (a row keeps the space
+    it broke at)."""
+    said = count_line(report)
+    if not said:
+        return []
+    starts = [start for start, _ in wrap_ranges(said, width)][1:]
+    return [(Segment(said[a:b], "count"),) for a, b in zip([0, *starts], [*starts, len(said)], strict=True)]
+
+
+def render_cards(
+    report: Report, style: Style, width: int, line_text: Callable[[Line], str], *, hyperlinks: bool = False
+) -> str:
+    """The default view as text: each error on one screen, a blank row between them, then the count of them
+    when there are several; `line_text` writes a row (plain: its text; terminal: styled)."""
+    found = briefs(report, verbose=style.verbose, show_all=style.show_all)
+    out: list[str] = []
+    for n, lines in enumerate(report_cards(found, width, hyperlinks=hyperlinks, full_hint=style.full_hint)):
+        if n:
+            out.append("")
+        out += [line_text(line) for line in lines]
+    counted = count_rows(report, width)
+    if counted:
+        out += ["", *(line_text(line) for line in counted)]
+    return "\n".join(out) + "\n" if out else ""

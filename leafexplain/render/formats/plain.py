@@ -2,71 +2,42 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterable
 
 from leafexplain.env import Environment
 from leafexplain.models import Record, Report
-from leafexplain.render import Row, Style, emit
-from leafexplain.render.brief import briefs, summary_line
-from leafexplain.render.document import Block, View, record_view, report_views
-from leafexplain.render.screen import report_cards
-from leafexplain.render.tables import record_table_plain
+from leafexplain.render.document import View, record_view, report_views
+from leafexplain.render.fitting import CUT, indented_prose
+from leafexplain.render.layout import Line, render_cards
+from leafexplain.render.sections import Block, snippet_lines
+from leafexplain.render.streams import emit
+from leafexplain.render.style import Row, Style
+from leafexplain.render.tables import table_cells, table_headers
 from leafexplain.text import printable
 
 INDENT = "  "
 
 
-def _wrap(text: str, width: int, indent: str = INDENT) -> list[str]:
-    out: list[str] = []
-    for paragraph in text.split("\n"):
-        if not paragraph.strip():
-            out.append("")
-            continue
-        out.extend(
-            textwrap.wrap(
-                paragraph,
-                width=max(width - len(indent), 20),
-                initial_indent=indent,
-                subsequent_indent=indent,
-                break_on_hyphens=False,
-                break_long_words=False,
-            )
-            or [indent]
-        )
-    return out
-
-
-def snippet_lines(block: Block) -> list[str]:
-    lines = block.text.split("\n")
-    last = block.first_line + len(lines) - 1
-    digits = len(str(last))
-    out = []
-    for n, line in enumerate(lines, start=block.first_line):
-        mark = ">" if n == block.highlight_line else " "
-        out.append(f"{INDENT}{mark} {n:>{digits}} | {line}".rstrip())
-    return out
-
-
 def _plain_block(block: Block, width: int) -> list[str]:
     if block.kind == "text":
-        return _wrap(block.text, width)
+        return indented_prose(block.text, width, INDENT)
     if block.kind in ("bullets", "numbered"):
         out: list[str] = []
         for n, item in enumerate(block.items, start=1):
             marker = f"{n}. " if block.kind == "numbered" else "- "
-            wrapped = _wrap(item, width, INDENT + " " * len(marker))
+            wrapped = indented_prose(item, width, INDENT + " " * len(marker))
             wrapped[0] = INDENT + marker + wrapped[0].lstrip()
             out.extend(wrapped)
         return out
     if block.kind == "code":
         return [(INDENT * 2 + line).rstrip() for line in block.text.split("\n")]
     if block.kind == "snippet":
-        return snippet_lines(block)
+        return snippet_lines(block, INDENT)
     return [INDENT + printable(block.text)]  # a link: printed whole, anything odd in it shown escaped
 
 
 def render_plain(views: Iterable[View], width: int) -> str:
+    """The long view (`--full`, `show`): a rule, the heading, the message and facts, then every section."""
     out: list[str] = []
     for view in views:
         if out:
@@ -86,18 +57,23 @@ def render_plain(views: Iterable[View], width: int) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
-def render_cards(report: Report, style: Style, width: int) -> str:
-    """The default view: each error on one screen, then a line counting them when there are several."""
-    out: list[str] = []
-    found = briefs(report, verbose=style.verbose, show_all=style.show_all)
-    for lines in report_cards(found, width, full_hint=style.full_hint):
-        if out:
-            out.append("")
-        out.extend("".join(segment.text for segment in line).rstrip() for line in lines)
-    summary = summary_line(report)
-    if summary:
-        out += ["", summary]
-    return "\n".join(out) + "\n" if out else ""
+def plain_line(line: Line) -> str:
+    """A row of the default view as its text alone."""
+    return "".join(segment.text for segment in line).rstrip()
+
+
+def record_table_plain(rows: list[Row], width: int) -> str:
+    """Columns padded to their longest cell; the message cut to what is left of the width."""
+    headers = table_headers(rows)
+    body = [table_cells(r, s) for r, s in rows]
+    widths = [max([len(h)] + [len(row[i]) for row in body]) for i, h in enumerate(headers[:-1])]
+    lines = []
+    for row in [headers, *body]:
+        head = "  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True))
+        room = max(width - len(head) - 2, 20)
+        last = row[-1] if len(row[-1]) <= room else row[-1][: room - 1] + CUT
+        lines.append(f"{head}  {last}".rstrip())
+    return "\n".join(lines) + "\n"
 
 
 def write_report(report: Report, env: Environment, style: Style) -> None:
@@ -105,7 +81,7 @@ def write_report(report: Report, env: Environment, style: Style) -> None:
     if style.full:
         emit(env, render_plain(report_views(report, style), width))
     else:
-        emit(env, render_cards(report, style, width))
+        emit(env, render_cards(report, style, width, plain_line))
 
 
 def write_record(record: Record, env: Environment, style: Style) -> None:

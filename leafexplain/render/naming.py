@@ -1,30 +1,17 @@
-"""A match said in words, as a person would: which record, which wording, how sure (numbers only when asked)."""
+"""Records, matches and errors said in words, as a person would: which record, which wording, how sure
+(numbers only when asked), the error's line, the command that shows a record."""
 
 from __future__ import annotations
 
+import shlex
+
 from leafexplain.libraries import library_name
-from leafexplain.models import Candidate, Record
+from leafexplain.models import Candidate, ErrorEvent, Record
 from leafexplain.records.patterns import compile_pattern, placeholder_only, split_pattern
-from leafexplain.text import clean_line
+from leafexplain.render.fitting import one_line, shorten
 
 TITLE_CHARS = 48  # a record named by its message: enough words to recognise it on one line
 WORDING_CHARS = 40
-
-
-def one_line(text: str, limit: int = 300) -> str:
-    """A piece of record text on one line, fit for a terminal: no escapes or controls, at most `limit` long."""
-    lines = (clean_line(line) for line in text[: limit * 2].split("\n"))
-    return " ".join(" ".join(lines).split())[:limit]
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` on one line, at most `limit` characters, cut after a whole word with `…`."""
-    line = " ".join(text.split())
-    if len(line) <= limit:
-        return line
-    cut = line[: limit - 1]
-    space = cut.rfind(" ")
-    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,.;:…") + "…"
 
 
 def headline(record: Record) -> str:
@@ -101,3 +88,13 @@ def near_words(candidate: Candidate, *, verbose: bool = False) -> str:
     """A record below the cut-off, for an error nothing explains: named, and how close when asked."""
     said = f"{record_title(candidate.record)} ({library(candidate.record)})"
     return f"{said}: {match_numbers(candidate)}" if verbose else said
+
+
+def error_text(event: ErrorEvent) -> str:
+    """The error as it was printed: `KeyError: 'x'`, or the message alone for an error without a type."""
+    return f"{event.error_type}: {event.message}" if event.error_type else event.message
+
+
+def show_command(record_id: str) -> str:
+    """`leafexplain show ID`: a command to copy, so the id is quoted for the shell (whatever a record holds)."""
+    return f"leafexplain show {shlex.quote(record_id)}"

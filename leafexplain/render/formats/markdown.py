@@ -12,11 +12,12 @@ from collections.abc import Iterable
 
 from leafexplain.env import Environment
 from leafexplain.models import Record, Report
-from leafexplain.render import Row, Style, emit
-from leafexplain.render.brief import Brief, briefs, summary_line
-from leafexplain.render.document import Block, View, record_view, report_views
-from leafexplain.render.plain import INDENT, snippet_lines
-from leafexplain.render.tables import record_table_markdown
+from leafexplain.render.brief import Brief, briefs, count_line
+from leafexplain.render.document import View, record_view, report_views
+from leafexplain.render.sections import Block, snippet_lines
+from leafexplain.render.streams import emit
+from leafexplain.render.style import Row, Style
+from leafexplain.render.tables import table_cells, table_headers
 from leafexplain.text import printable, safe_link
 
 # Any ASCII punctuation may be backslash-escaped in CommonMark. Anywhere in a line these can mean
@@ -76,7 +77,7 @@ def _md_block(block: Block) -> str:
     if block.kind == "code":
         return md_fence(block.text, block.language)
     if block.kind == "snippet":
-        return md_fence("\n".join(line[len(INDENT) :] for line in snippet_lines(block)), block.language)
+        return md_fence("\n".join(snippet_lines(block, "")), block.language)
     return f"<{block.text}>" if safe_link(block.text) else md_text(printable(block.text))
 
 
@@ -149,10 +150,22 @@ def render_briefs(report: Report, style: Style) -> str:
     parts: list[str] = []
     for n, brief in enumerate(found, start=1):
         parts += brief_markdown(brief, f"[{n}/{len(found)}] " if len(found) > 1 else "")
-    summary = summary_line(report)
-    if summary:
-        parts.append(f"**{summary}**")
+    counted = count_line(report)
+    if counted:
+        parts.append(f"**{counted}**")
     return "\n\n".join(parts) + "\n" if parts else ""
+
+
+def record_table_markdown(rows: list[Row]) -> str:
+    """A GitHub-flavoured table: a `|` or a backtick in a cell is escaped."""
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("`", "\\`")
+
+    headers = table_headers(rows)
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell(c) for c in table_cells(r, s)) + " |" for r, s in rows]
+    return "\n".join(lines) + "\n"
 
 
 def write_report(report: Report, env: Environment, style: Style) -> None:

@@ -1,4 +1,4 @@
-"""The rich format's long views (`--full`, `show`) and tables: renderables with colour, syntax highlighting, links."""
+"""The terminal format's long view (`--full`, `show`) and tables, written with rich: colour, highlighted code, links."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ from rich.text import Text
 
 from leafexplain.env import Environment
 from leafexplain.models import Record, Report
-from leafexplain.render import Row
-from leafexplain.render import Style as Options
-from leafexplain.render.console import make_console
-from leafexplain.render.document import Block, View, record_view, report_views
-from leafexplain.render.tables import record_table_rich
+from leafexplain.render.document import View, record_view, report_views
+from leafexplain.render.formats.rich_console import make_console
+from leafexplain.render.sections import Block
+from leafexplain.render.style import Row
+from leafexplain.render.style import Style as Options
+from leafexplain.render.tables import table_cells, table_headers
 from leafexplain.text import printable, safe_link
 
 THEME = "ansi_dark"  # the terminal's own palette: readable on dark and light backgrounds
@@ -92,13 +93,24 @@ class ViewRenderable:
         yield Text("")
 
 
+def record_table_rich(rows: list[Row]) -> Table:
+    """A table that folds long cells, and cuts only the message, with `…`."""
+    table = Table(show_edge=False, header_style="bold")
+    for header in table_headers(rows):
+        message = header == "message"
+        table.add_column(header, no_wrap=not message, overflow="ellipsis" if message else "fold")
+    for record, score in rows:
+        table.add_row(*(Text(cell) for cell in table_cells(record, score)))
+    return table
+
+
 def print_views(console: Console, views: Iterable[View]) -> None:
     for view in views:
         console.print(ViewRenderable(view), crop=False)  # a link wider than the screen stays whole
 
 
 def write_report(report: Report, env: Environment, style: Options) -> None:
-    """`--full`: the long view (the default view is render/ansi.py's, which hands `--full` over to this)."""
+    """`--full`: the long view (the default view is terminal.py's, which hands `--full` over to this)."""
     print_views(make_console(env, style.color, style.width), report_views(report, style))
     env.stdout.flush()
 

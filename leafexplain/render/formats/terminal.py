@@ -1,29 +1,30 @@
-"""The rich format's default view written with SGR escape codes, without importing rich: the everyday output.
+"""The terminal format: colour and one screen per error, for a person at a terminal, written with SGR escape codes.
 
-render/screen.py lays each error out as rows of segments with roles; this gives each role its style
-(as rich did: the same codes on the screen) and writes the rows. rich costs about 60 ms a run to import
-and to render these few rows; it still writes `--full`, `show` and the tables (render/rich_view.py), which
-this module hands over to. Colour is decided as for rich: `--color`, NO_COLOR and a terminal, and no
+The default view is the everyday output, and is written without importing rich: render/layout.py
+lays each error out as rows of segments with roles; this gives each role its style (as rich did: the
+same codes on the screen) and writes the rows. rich costs about 60 ms a run to import and to render
+these few rows; it still writes `--full`, `show` and the tables (`terminal_rich.py`), which this
+module hands over to. Colour is decided as for rich: `--color`, NO_COLOR and a terminal, and no
 colour on a terminal whose TERM says it has none (`dumb`). A link is a hyperlink (OSC 8) when colour is
 on and it passes `safe_link`; its text is printed whole either way.
 """
 
 from __future__ import annotations
 
-from leafexplain.render import emit
-from leafexplain.render.brief import briefs, summary_line
-from leafexplain.render.highlight import highlight
-from leafexplain.render.screen import cells, report_cards, wrap_ranges
+from leafexplain.render.fitting import cells
+from leafexplain.render.formats.highlight import highlight
+from leafexplain.render.layout import render_cards
+from leafexplain.render.streams import emit
 from leafexplain.text import safe_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: this is everyday start-up
 if TYPE_CHECKING:
     from leafexplain.env import Environment
     from leafexplain.models import Record, Report
-    from leafexplain.render import Row, Style
-    from leafexplain.render.screen import Line
+    from leafexplain.render.layout import Line
+    from leafexplain.render.style import Row, Style
 
-CARD_STYLES = {  # SGR parameters of each role of render/screen.py's segments
+CARD_STYLES = {  # SGR parameters of each role of render/layout.py's segments
     "heading": "1",
     "unknown": "1;31",
     "span": "1;4;33",
@@ -33,9 +34,9 @@ CARD_STYLES = {  # SGR parameters of each role of render/screen.py's segments
     "example": "1;36",
     "dim": "2",
     "marked": "1",
+    "count": "1",
 }
 LINK_STYLE = "4;34"
-SUMMARY_STYLE = "1"
 CODE_TAB_SIZE = 4  # as pygments expanded a tab in code for rich; the rest of a row has the terminal's 8
 TAB_SIZE = 8
 # What rich took out of any text it printed: bell, backspace, vertical tab, form feed, carriage return.
@@ -91,44 +92,28 @@ def card_line(line: Line, colour: bool) -> str:
     return "".join(out)
 
 
-def render_cards(report: Report, style: Style, width: int, *, colour: bool, hyperlinks: bool) -> str:
-    """The default view: each error on one screen (the terminal wraps a long URL; nothing else is wider
-    than the screen), then a line counting them when there are several."""
-    out: list[str] = []
-    found = briefs(report, verbose=style.verbose, show_all=style.show_all)
-    for n, lines in enumerate(report_cards(found, width, hyperlinks=hyperlinks, full_hint=style.full_hint)):
-        if n:
-            out.append("")
-        out += [card_line(line, colour) for line in lines]
-    summary = summary_line(report)
-    if summary:
-        out.append("")
-        starts = [start for start, _ in wrap_ranges(summary, width)][1:]  # a row keeps the space it broke at
-        out += [
-            styled(summary[a:b], SUMMARY_STYLE, colour)
-            for a, b in zip([0, *starts], [*starts, len(summary)], strict=True)
-        ]
-    return "\n".join(out) + "\n" if out else ""
-
-
 def write_report(report: Report, env: Environment, style: Style) -> None:
     if style.full:
-        from leafexplain.render import rich_view
+        from leafexplain.render.formats import terminal_rich
 
-        rich_view.write_report(report, env, style)
+        terminal_rich.write_report(report, env, style)
         return
     colour = env.use_color(style.color) and not env.dumb_terminal  # as rich decided it
     width = style.width or env.width
-    emit(env, render_cards(report, style, width, colour=colour, hyperlinks=env.hyperlinks and colour))
+
+    def line_text(line: Line) -> str:
+        return card_line(line, colour)
+
+    emit(env, render_cards(report, style, width, line_text, hyperlinks=env.hyperlinks and colour))
 
 
 def write_record(record: Record, env: Environment, style: Style) -> None:
-    from leafexplain.render import rich_view
+    from leafexplain.render.formats import terminal_rich
 
-    rich_view.write_record(record, env, style)
+    terminal_rich.write_record(record, env, style)
 
 
 def write_records(rows: list[Row], env: Environment, style: Style) -> None:
-    from leafexplain.render import rich_view
+    from leafexplain.render.formats import terminal_rich
 
-    rich_view.write_records(rows, env, style)
+    terminal_rich.write_records(rows, env, style)

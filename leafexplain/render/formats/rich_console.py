@@ -8,7 +8,7 @@ from leafexplain.env import ColorChoice, Environment
 
 
 def make_console(env: Environment, color: ColorChoice, width: int | None) -> Any:
-    from rich.console import Console  # rich costs start-up time: only the rich format pays it
+    from rich.console import Console  # rich costs start-up time: only the terminal format's long view and tables pay it
 
     class PipeAwareConsole(Console):
         def on_broken_pipe(self) -> None:

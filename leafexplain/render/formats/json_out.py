@@ -20,7 +20,8 @@ from leafexplain.models import (
     Snippet,
     Verdict,
 )
-from leafexplain.render import Row, Style, emit
+from leafexplain.render.streams import emit
+from leafexplain.render.style import Row, Style
 from leafexplain.version import __version__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
@@ -190,7 +191,7 @@ def record_dict(record: Record) -> dict[str, Any]:
     return out
 
 
-def record_summary(record: Record, score: float | None = None) -> dict[str, Any]:
+def record_entry(record: Record, score: float | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": record.id,
         "repo": record.repo,
@@ -248,4 +249,4 @@ def write_record(record: Record, env: Environment, style: Style) -> None:
 
 
 def write_records(rows: list[Row], env: Environment, style: Style) -> None:
-    write_json({"schema": RECORDS_SCHEMA, "records": [record_summary(r, s) for r, s in rows]}, env)
+    write_json({"schema": RECORDS_SCHEMA, "records": [record_entry(r, s) for r, s in rows]}, env)

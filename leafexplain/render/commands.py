@@ -38,7 +38,7 @@ def write_run(report: Report, env: Environment, style: Style, exit_code: int) ->
 def write_actions(report: Report, env: Environment, command: str, exit_code: int) -> None:
     """`run` in GitHub Actions: an annotation per error on stdout, where the runner reads workflow
     commands, and the Markdown summary appended to `$GITHUB_STEP_SUMMARY` (when the runner set it)."""
-    from leafexplain.render.github import annotations
+    from leafexplain.render.formats.github import annotations
     from leafexplain.render.step_summary import step_summary
     from leafexplain.render.workspace import workspace
 
