@@ -25,6 +25,8 @@ def rust_error_page(code: str | None) -> str | None:
     if code is None or len(code) != 5 or code[0] != "E" or not code[1:].isdecimal():
         return None
     return RUST_ERROR_INDEX.format(code=code)
+
+
 # What a person calls each library, for output: "the PyTorch record", "Raised in Rust std".
 LIBRARY_NAMES = {
     BURN_REPO: "burn",

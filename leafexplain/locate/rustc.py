@@ -94,6 +94,8 @@ def opening(markdown: str) -> str | None:
         if kept and (example >= 0 or not prose or sum(map(len, kept)) >= MAX_EXPLAIN_CHARS // 2):
             break
     joined = " ".join(kept)
+    if joined.endswith(":"):  # `... a type which doesn't implement it:` and then its example, not shown here
+        joined = joined[:-1] + "."
     if len(joined) > MAX_EXPLAIN_CHARS:
         joined = joined[: joined.rfind(" ", 0, MAX_EXPLAIN_CHARS - 1)].rstrip(",;:") + "…"
     return joined or None
