@@ -3,6 +3,7 @@ asked only for such an error, and only when read."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -111,3 +112,27 @@ def test_only_a_compile_error_without_a_record_is_looked_up(tmp_path: Path) -> N
 def test_the_real_rustc_explains_a_code(tmp_path: Path) -> None:
     text = explain_text("E0502", paths_with(os.environ.get("PATH"), tmp_path))
     assert text and "borrowed" in text and len(text) <= rustc_lookup.MAX_EXPLAIN_CHARS
+
+
+def test_the_views_that_show_it(tmp_path: Path) -> None:
+    """The default view, `--full`, Markdown and JSON say what rustc says of a code no record explains, and link
+    its page; rustc runs once for them all."""
+    from leafexplain.render import to_text
+    from leafexplain.render.style import Style
+
+    folder = fake_rustc(tmp_path / "bin", f"cat <<'EOF'\n{EXPLANATION}EOF")
+    report = session.explain((OUTPUTS / "rust" / "cargo-build-borrows.txt").read_text(), Matcher([]), pasted=False)
+    report = session.located_in(report, paths_with(folder, tmp_path))
+    page = "https://doc.rust-lang.org/error_codes/E0382.html"
+    said = "A variable was used after its contents have been moved elsewhere."
+    default = to_text(report, Style(format="plain", width=100))
+    assert "[1/2] compile · E0382 · Rust · no record" in default
+    assert f"rustc:   {said}" in default and f"docs:    {page}" in default
+    full = to_text(report, Style(format="plain", width=100, full=True))
+    assert "rustc --explain E0382" in full and "What rustc says" in full and "  - value moved here" in full
+    assert f"**Docs:** <{page}>" in to_text(report, Style(format="markdown"))
+    document = json.loads(to_text(report, Style(format="json")))
+    first = document["events"][0]
+    assert (first["code"], first["error_index_url"], first["explain_text"]) == ("E0382", page, said)
+    assert "value borrowed here after move" in first["detail"]
+    assert calls(folder) == ["--explain E0382", "--explain E0502"]
