@@ -17,6 +17,16 @@ CPYTHON_REPO = "python/cpython"
 TORCH_REPO = "pytorch/pytorch"
 BURN_REPO = "tracel-ai/burn"
 GITHUB = "https://github.com"
+RUST_ERROR_INDEX = "https://doc.rust-lang.org/error_codes/{code}.html"  # rustc's error index: a page per code
+
+
+def rust_error_page(code: str | None) -> str | None:
+    """The error index's page of a rustc error code (`E0382`); None for anything else."""
+    if code is None or len(code) != 5 or code[0] != "E" or not code[1:].isdecimal():
+        return None
+    return RUST_ERROR_INDEX.format(code=code)
+
+
 # What a person calls each library, for output: "the PyTorch record", "Raised in Rust std".
 LIBRARY_NAMES = {
     BURN_REPO: "burn",

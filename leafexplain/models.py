@@ -83,8 +83,8 @@ class Record(NamedTuple):
 
     @property
     def language(self) -> Language:
-        """Rust for panics; Python for exceptions and warnings."""
-        if (self.errorType or "").lower() == "panic":
+        """Rust for panics and compile errors; Python for exceptions and warnings."""
+        if (self.errorType or "").lower() in ("panic", "compile"):
             return "rust"
         if self.errorType or self.errorClass:
             return "python"
@@ -183,6 +183,9 @@ class ErrorEvent(NamedTuple):
     # Found by a guess (a whole short text taken as a message, a warning): kept only when a record
     # explains it, so that a green build, a passing test run or a training log is no error at all.
     tentative: bool = False
+    code: str | None = None  # a compiler's error code (rustc's `E0382`): records with that code explain it
+    # What a compiler said under its header (rustc's labels, `note:` and `help:` lines): detail a view may show.
+    detail: tuple[str, ...] = ()
     report: str | None = None  # the file a panic hook wrote its report to (human-panic)
 
 
@@ -211,8 +214,9 @@ class Candidate(NamedTuple):
 
     record: Record
     score: float
-    # a wording found; a later part of one, its start not in the text; words in common; the exception class alone
-    method: Literal["regex", "part", "fuzzy", "class"]
+    # a wording found; a later part of one, its start not in the text; words in common; the exception class alone;
+    # the compiler's error code alone
+    method: Literal["regex", "part", "fuzzy", "class", "code"]
     span: tuple[int, int] | None = None  # the matched span in the event's message
     reasons: tuple[str, ...] = ()
     wording: str | None = None  # the releases whose wording matched (a messageVariants entry); None: the record's own
@@ -227,6 +231,8 @@ class Candidate(NamedTuple):
             return "same error, its message's start not in the text"
         if self.method == "class":
             return "same exception class"
+        if self.method == "code":
+            return "same error code"
         return "similar message"
 
 
@@ -330,16 +336,28 @@ class UpdateSummary(NamedTuple):
         return all(have == wanted for _, wanted, have in self.by_repo)
 
 
+class CodeExplanation(NamedTuple):
+    """What the compiler says of an error code no record explains: its error index's page, and what
+    `rustc --explain` prints here (its opening, trimmed; None: no rustc on this machine, or it said nothing)."""
+
+    code: str
+    url: str
+    text: str | None = None
+
+
 class Located(NamedTuple):
     """What was found on this machine for one finding: the user's code, and the library source of each match.
 
     `cached` lines up with `library`: the cached snippet of a match that has neither its own
-    `sourceCode` nor an installed source (None otherwise).
+    `sourceCode` nor an installed source (None otherwise). `explanation`: for a compile error whose
+    code no record explains, what the compiler says of it (locate/rustc.py: `rustc --explain` runs
+    when a view reads its `text`).
     """
 
     user: Snippet | None = None
     library: tuple[LibrarySource | None, ...] = ()
     cached: tuple[CachedSnippet | None, ...] = ()
+    explanation: CodeExplanation | None = None
 
 
 # --- the session's result ------------------------------------------------------------------------

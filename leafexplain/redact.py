@@ -280,7 +280,8 @@ class Redactor:
         return text
 
     def event(self, event: ErrorEvent) -> ErrorEvent:
-        """The event with its secrets replaced in every text it holds (message, frames, test and thread names).
+        """The event with its secrets replaced in every text it holds (message, frames, test and thread names, a
+        compiler's detail: a linker's note holds its whole command line).
         A text met before is not looked through again: a long log repeats the same frames and messages."""
         seen = self.seen
 
@@ -312,12 +313,20 @@ class Redactor:
             frame(event.user_frame),
             clean(event.test),
             clean(event.thread),
+            tuple(map(clean, event.detail)),
         )
-        if changed == (event.message, event.location, event.frames, event.user_frame, event.test, event.thread):
+        kept = (event.message, event.location, event.frames, event.user_frame, event.test, event.thread, event.detail)
+        if changed == kept:
             return event  # nothing secret in it: the event as it was
-        message, location, new_frames, user, test, thread = changed
+        message, location, new_frames, user, test, thread, detail = changed
         return event._replace(
-            message=message, location=location, frames=new_frames, user_frame=user, test=test, thread=thread
+            message=message,
+            location=location,
+            frames=new_frames,
+            user_frame=user,
+            test=test,
+            thread=thread,
+            detail=detail,
         )
 
     def _replacer(self, kind: Kind) -> Callable[[re.Match[str]], str]:

@@ -179,6 +179,8 @@ MATCHING_INTERFACE = {
     "repo",
     "record_id",
     "record",
+    "rows_with_code",
+    "keyed_by_code",
 }
 # The catalog's public attributes: the commands' columns (list, completion) and what a run reports. Its other
 # columns and its word indexes are its own (a leading underscore).

@@ -79,6 +79,23 @@ def cargo_outputs() -> dict[str, str]:
     return out
 
 
+def rustc_outputs() -> dict[str, str]:
+    """`cargo build` of a small crate that fails to compile: type and name errors (E0308, E0425, E0599), borrow
+    errors with a warning (E0382, E0502: rustc checks borrows only once the types are right), and a build and a
+    passing `cargo test` with warnings only, which hold no error."""
+    work = WORK / "rustc"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(SCENARIOS / "rustc", work)
+    target = {"CARGO_TARGET_DIR": str(WORK / "rustc-target")}
+    cargo = ["cargo", "--offline"]
+    out = {
+        f"rust/cargo-build-{name}.txt": run([*cargo, "build", "--bin", name], work, target)
+        for name in ("types", "borrows", "warnings")
+    }
+    out["rust/cargo-test-warnings.txt"] = run([*cargo, "test", "--bin", "warnings"], work, target)
+    return out
+
+
 def python_outputs() -> dict[str, str]:
     work = WORK / "python"
     shutil.rmtree(work, ignore_errors=True)
@@ -118,7 +135,7 @@ def record_program_outputs() -> dict[str, str]:
                 continue
             name = f"records/{folders[record.repo]}/{record.slug}"
             out[f"{name}.txt"] = run.program(record, "before").output
-            if record.language == "rust":
+            if record.language == "rust" and record.errorType != "compile":  # a compile error has no backtrace
                 source = run.work / record.slug / "before" / "main.rs"
                 out[f"{name}.backtrace.txt"] = run.rust(source.read_text(), source.parent, backtrace=True).output
     shutil.rmtree(work, ignore_errors=True)  # the programs' paths stay in the outputs, not on this machine
@@ -328,7 +345,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only write outputs whose name contains this")
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
-    real = {**cargo_outputs(), **python_outputs(), **ipython_outputs(), **fatal_outputs()}
+    real = {**cargo_outputs(), **rustc_outputs(), **python_outputs(), **ipython_outputs(), **fatal_outputs()}
     everything = {**real, **derived(real), **record_program_outputs(), **burn_outputs()}
     for name, text in sorted(everything.items()):
         if args.only in name:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from leafexplain.extract import debugger, fatal, jupyter, python, rust, rust_reports, status
+from leafexplain.extract import debugger, fatal, jupyter, python, rust, rust_reports, rustc, status
 from leafexplain.extract import pytest as pytest_report
 from leafexplain.extract.common import exception_class, short_class
 from leafexplain.extract.paste import unfold
@@ -16,6 +16,7 @@ Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
 EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
     ("doctest-expected", python.claim_doctest_expectations),
     ("rust", rust.extract),
+    ("rustc", rustc.extract),  # after the panics (a message may quote rustc), before Python's `error:` lines
     ("rust-reports", rust_reports.extract),  # after rust: a `Caused by:` inside a panic's message is the panic's
     ("python-debugger", debugger.extract),
     ("python", python.extract),

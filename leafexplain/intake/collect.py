@@ -20,7 +20,7 @@ Source = str | bytes | Iterable[bytes]
 
 def event_chars(event: ErrorEvent) -> int:
     frames = sum(len(f.file) + len(f.function or "") + len(f.code or "") for f in event.frames)
-    return len(event.message) + frames
+    return len(event.message) + frames + sum(map(len, event.detail))
 
 
 def bound(events: list[ErrorEvent], limits: Limits) -> tuple[list[ErrorEvent], int]:

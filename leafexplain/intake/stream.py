@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 # Every error we explain has one of these words near it: Rust's "panicked at", Python's
 # "Traceback", an exception or warning class (pytest's `E   ...` lines and `FAILED ... - ...`
-# summaries name the class too); the fatal ends of extract/fatal.py, which name none of them (a
+# summaries name the class too); rustc's `error[E0382]: ` and `error: ` headers (lower case: `Error`
+# does not find them); the fatal ends of extract/fatal.py, which name none of them (a
 # C++ terminate, faulthandler's dump, Rust's runtime aborting, the shell's line for the signal that
 # ended a run: the line a long training log ends with when the kernel killed it); and human-panic's
 # report, which names no error at all (VS Code's popup, anyhow's chains and absl's status lines nearly
@@ -35,8 +36,9 @@ if TYPE_CHECKING:
 # signal words and a `Bus error` are only found in inputs under 1 MB.
 KEYWORDS = (b"panicked", b"raceback (most recent call last)", b"Error", b"Warning: ")
 KEYWORDS += (b"terminate called", b"Fatal Python error", b"fatal runtime error", b"Segmentation fault")
-KEYWORDS += (b"Killed", b"Aborted", b"had a problem and crashed")
-OPENINGS = (b"panicked", b"raceback (most recent call last)")  # the first line of a panic or traceback
+KEYWORDS += (b"Killed", b"Aborted", b"had a problem and crashed", b"error[E", b"error: ")
+# The first line of a panic, a traceback or a compile error with its code.
+OPENINGS = (b"panicked", b"raceback (most recent call last)", b"error[E")
 WHOLE_INPUT_BYTES = 1 << 20  # below this the input is one window: exact, and cheap anyway
 LINES_BEFORE = 40  # a pytest section header and frames, cargo's `---- test stdout ----`
 LINES_AFTER = 200  # a traceback's frames (about 60 of them) or a long multi-line message

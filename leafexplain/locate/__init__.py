@@ -7,7 +7,8 @@ the lines `leafexplain update` keeps for records whose library is not installed 
 
 Every line read here is redacted as it comes in, as the input was (`redact.Redactor`): the user's own, a
 library file's (which may be a file of the user's own folder, or one anyone could have written where a
-library goes) and the source cache's (an entry is a file anyone could have written too).
+library goes) and the source cache's (an entry is a file anyone could have written too). `rustc` says
+what an error code no record explains means (`rustc`, run only when a view reads it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 from collections.abc import Sequence
 
 from leafexplain.locate.files import LocalPaths
-from leafexplain.models import CachedSnippet, Finding, Located, Record
+from leafexplain.models import CachedSnippet, CodeExplanation, Finding, Located, Record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
@@ -43,8 +44,13 @@ def find_sources(
 
     forget_listings()  # toolchains and packages installed since the last explanation are seen
     found = []
+    lookups: dict[str, CodeExplanation] = {}  # error code -> what rustc says of it, asked once
     for finding in findings:
-        library = tuple(library_source(c.record, finding.event, paths) for c in finding.matches)
+        # A compile record's file is the error index's page, not a library's source.
+        library = tuple(
+            None if c.record.errorType == "compile" else library_source(c.record, finding.event, paths)
+            for c in finding.matches
+        )
         # A record with its own `sourceCode` is looked up too: its snippet may be from a commit that is not in the
         # repository's history (the seed's), and then the lines cached from a release take its place.
         wanted = tuple(c.record if s is None else None for c, s in zip(finding.matches, library, strict=True))
@@ -57,7 +63,15 @@ def find_sources(
         if redactor is not None:
             user = _redacted(user, redactor)
             library = tuple(_redacted(source, redactor) for source in library)
-        found.append(Located(user, library, cached))  # type: ignore[arg-type]
+        code = finding.event.code
+        explanation = None
+        if code is not None and not finding.matches and finding.event.error_type == "compile":
+            if code not in lookups:
+                from leafexplain.locate.rustc import CodeLookup  # only for a compile error no record explains
+
+                lookups[code] = CodeLookup(code, paths)  # type: ignore[assignment]
+            explanation = lookups[code]
+        found.append(Located(user, library, cached, explanation))  # type: ignore[arg-type]
     return tuple(found)
 
 

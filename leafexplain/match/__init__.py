@@ -1,7 +1,9 @@
 """Score records against an error event: a wording found in the message is exact; else a weighted word score decides.
 
 Each record has its own wording and, in `messageVariants`, the wordings of other releases; any of
-them found in the message is a hit (score 100), and the output says which wording it was. Only
+them found in the message is a hit (score 100), and the output says which wording it was. A compile
+error's code (rustc's `E0382`) is enough on its own: the compile records of that code explain it
+(score CODE) when their wording is not found; they explain the compile errors of their code only. Only
 when no wording of any record is found does the fuzzy score (match/fuzzy.py) compare words. A
 record whose pattern is a placeholder alone (a bare `KeyError: 'x'`) explains its exception class
 when nothing more specific does.
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
 DEFAULT_THRESHOLD = 85.0
 EXACT = 100.0
 CLASS_ONLY = 88.0  # a record for an exception class as such: below any wording found, above the cut-off
+CODE = 95.0  # a compile record of the error's code, its wording not found (another release's): the same error
 # A later part of a wording found opening a line, its start not in the text (records/patterns.wording_parts):
 # the error's own words, a few missing.
 PART = 92.0
@@ -111,7 +114,13 @@ class Matcher:
         self._fuzzy_scores: dict[str, FuzzyScore | None] = {}
 
     def _same_language(self, event: ErrorEvent, index: int) -> bool:
-        """A Rust panic is not explained by a Python record, nor the other way round (but see payloads)."""
+        """A Rust panic is not explained by a Python record, nor the other way round (but see payloads); a compile
+        error only by the records of its own error code, and they explain nothing else (another code is another
+        error, however alike their words)."""
+        if event.error_type == "compile":
+            return event.code is not None and index in self.catalog.rows_with_code(event.code)
+        if self.catalog.keyed_by_code(index):
+            return False
         language = self.catalog.language(index)
         return event.language == "unknown" or language in ("unknown", event.language)
 
@@ -200,6 +209,19 @@ class Matcher:
                 out.append(scored)
                 break
         return out
+
+    def _by_code(self, event: ErrorEvent, scored: list[_Scored]) -> list[_Scored]:
+        """The compile records of the event's error code: the code agreeing is said beside a wording found, and
+        is a match of its own for a record whose wording is not."""
+        if event.code is None or event.error_type != "compile":
+            return []
+        rows = self.catalog.rows_with_code(event.code)
+        agreeing = f"error code {event.code} is the record's"
+        found = {s.index for s in scored}
+        for n, s in enumerate(scored):
+            if s.index in rows:
+                scored[n] = s._replace(reasons=(*s.reasons, agreeing))
+        return [_Scored(n, CODE, "code", None, (agreeing,)) for n in rows if n not in found]
 
     def _class_only(self, event: ErrorEvent) -> list[_Scored]:
         if event.language != "python" or not event.error_type:
@@ -296,6 +318,7 @@ class Matcher:
             hits = [h for h in hits if h.index not in ruled_out]
             candidates = [n for n in candidates if n not in ruled_out]
         scored = self._exact(event, hits)
+        scored += self._by_code(event, scored)
         if not any(s.score >= cut for s in scored):
             scored += self._parts(event, message, {**partly, **whole})
         if not any(s.score >= cut for s in scored):
@@ -308,7 +331,7 @@ class Matcher:
             key=lambda c: (
                 c.role != "payload",
                 -c.score,
-                ("regex", "part", "class", "fuzzy").index(c.method),
+                ("regex", "code", "part", "class", "fuzzy").index(c.method),
                 c.span[0] if c.method == "part" and c.span else 0,  # of two parts found, the one pasted first
                 -c.literal_chars,
                 c.wording is not None,

@@ -3,7 +3,8 @@ the full record read only when it is shown.
 
 The matcher (match/) asks only through the methods under "What the matcher asks" below: the candidates
 of a message, the rows whose head words could reach a floor, the records that explain a class alone,
-and of a row its wordings, language, class, repo and id; tests/test_architecture.py holds it to them.
+the compile records of an error code, and of a row its wordings, language, class, repo, id and whether it
+is a compile record; tests/test_architecture.py holds it to them.
 The commands read `ids`, `repos`, `slugs` and `tags` (list, completion), `record`, `all_records` and
 `find`. The columns behind them (a list each, or a column of the on-disk index, records/index/) and
 the word indexes (records/postings.py) are the catalog's own.
@@ -58,6 +59,7 @@ class Catalog:
         fetch: Callable[[int], Record],
         variants: Sequence[tuple[Wording, ...]] = (),  # each record's other wordings (messageVariants)
         document_frequency: Mapping[str, int] | None = None,  # records whose wordings have the word
+        codes: Mapping[str, Sequence[int]] | None = None,  # error code -> the compile records of that code
         problems: tuple[Problem, ...] = (),
         sources: tuple[str, ...] = (),
         saved: bool = False,  # this run built the index and wrote it to the cache
@@ -67,6 +69,8 @@ class Catalog:
         self._patterns, self._languages, self._classes, self._variants = patterns, languages, classes, variants
         self._token_index, self._members, self._unindexed, self._heads = token_index, members, unindexed, heads
         self._document_frequency: Mapping[str, int] = {} if document_frequency is None else document_frequency
+        self._codes: Mapping[str, Sequence[int]] = {} if codes is None else codes
+        self._coded: frozenset[int] | None = None
         self.fetch = fetch  # how a full record is read (records/index/ wraps it to heal a damaged index)
         self.problems, self.sources, self.saved = problems, sources, saved
         self._records: dict[int, Record] = {}
@@ -110,6 +114,16 @@ class Catalog:
         """The records whose wording is a placeholder alone, with a class: they explain an exception class as such."""
         return [n for n in self._unindexed if self._classes[n] and placeholder_only(self._patterns[n])]
 
+    def rows_with_code(self, code: str) -> Sequence[int]:
+        """The compile records of a compiler's error code (`E0382`): a dict lookup, whatever the catalog's size."""
+        return self._codes.get(code, ())
+
+    def keyed_by_code(self, index: int) -> bool:
+        """The record explains a compiler's error code: it explains compile errors, and nothing else."""
+        if self._coded is None:  # a few dozen rows: the set of them is made once
+            self._coded = frozenset(n for rows in self._codes.values() for n in rows)
+        return index in self._coded
+
     def wordings(self, index: int) -> tuple[Wording, ...]:
         """The record's own wording first, then the other releases' wordings."""
         own: Wording = (self._patterns[index], "", None)
@@ -138,6 +152,20 @@ class Catalog:
     def pattern(self, index: int) -> str:
         """The record's own wording."""
         return self._patterns[index]
+
+
+def record_code(record: Record) -> str | None:
+    """The error code a record is keyed by: a compile record's `errorCode` (other records' codes are facts)."""
+    return record.errorCode if record.errorType == "compile" and record.errorCode else None
+
+
+def code_rows(codes: Sequence[str | None]) -> dict[str, list[int]]:
+    """Error code -> the rows of its compile records, from each row's code (None: not a compile record)."""
+    rows: dict[str, list[int]] = {}
+    for n, code in enumerate(codes):
+        if code:
+            rows.setdefault(code, []).append(n)
+    return rows
 
 
 def word_weight(records: int, having: int) -> float:
@@ -181,4 +209,5 @@ def catalog_from_records(
         sources=tuple(sources),
         variants=variants,
         document_frequency=df,
+        codes=code_rows([record_code(r) for r in held]),
     )

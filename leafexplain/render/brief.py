@@ -12,6 +12,7 @@ import shlex
 import textwrap
 from collections.abc import Callable, Sequence
 
+from leafexplain.libraries import rust_error_page
 from leafexplain.models import Candidate, ErrorEvent, Finding, Located, Record, Report, Snippet
 from leafexplain.named import NamedTuple
 from leafexplain.render.document import format_frame
@@ -80,6 +81,8 @@ class Brief(NamedTuple):
     others: tuple[str, ...] = ()  # --all: the other records at or above the cut-off
     near: tuple[str, ...] = ()  # nothing explains it: the nearest records below the cut-off
     search: str | None = None  # ... and a search to try
+    compiler: str | None = None  # ... and for a compile error's code, what `rustc --explain` says (its opening)
+    compiler_page: str | None = None  # ... and the error index's page of that code
     repeat_of: int | None = None  # its record was explained above, for this error number
 
 
@@ -126,7 +129,10 @@ def example_lines(example_fix: str | None) -> tuple[ExampleLine, ...]:
 
 
 def raised_words(record: Record, event: ErrorEvent) -> str | None:
-    """Where the library raises it, and where the run did when that is another line of the file."""
+    """Where the library raises it, and where the run did when that is another line of the file; for a compile
+    error, the error index's page of its code (the record's file is that page's source)."""
+    if record.errorType == "compile" and rust_error_page(record.errorCode):
+        return f"rustc's error index, {safe(record.errorCode or '', 20)}"
     if not record.filePath:
         return None
     where = safe(record.filePath, 300) + (f":{record.lineNumber}" if record.lineNumber else "")
@@ -153,7 +159,9 @@ def explanation(candidate: Candidate, event: ErrorEvent, *, verbose: bool) -> Ex
         language=record.code_language,
         verbose=verbose,
         raised=raised_words(record, event),
-        url=safe_link(record.working_url),
+        url=safe_link(
+            record.working_url or (rust_error_page(record.errorCode) if record.errorType == "compile" else None)
+        ),
         more=show_command(one_line(record.id, 100)),
     )
 
@@ -210,7 +218,8 @@ def brief(finding: Finding, located: Located | None = None, *, verbose: bool = F
     message = safe(event.message, keep_tabs=True)
     best = finding.best
     if best is None:
-        kind = [event.error_type or "error", _LANGUAGE_NAMES.get(event.language), "no record"]
+        kind = [event.error_type or "error", event.code, _LANGUAGE_NAMES.get(event.language), "no record"]
+        said = located.explanation if located else None
         return Brief(
             heading=" · ".join(safe(p, 200) for p in kind if p),
             message=message,
@@ -222,6 +231,8 @@ def brief(finding: Finding, located: Located | None = None, *, verbose: bool = F
             explanations=(),
             near=tuple(near_words(c, verbose=verbose) for c in finding.near),
             search=_search(event.message),
+            compiler=None if said is None or not said.text else safe(said.text, 1000),
+            compiler_page=None if said is None else safe_link(said.url),
         )
     # One error carried inside another (`unwrap()` on an `Err` holding a torch error): the record of
     # the error inside (the payload, ranked first) is the specific explanation, shown in full; the
@@ -230,7 +241,12 @@ def brief(finding: Finding, located: Located | None = None, *, verbose: bool = F
     layers = [best, *wrappers[:1]]
     explanations = tuple(explanation(c, event, verbose=verbose) for c in layers)
     record = best.record
-    kind = [event.error_type or record.errorClass or record.errorType, library(record), explanations[0].confidence]
+    kind = [
+        event.error_type or record.errorClass or record.errorType,
+        event.code,
+        library(record),
+        explanations[0].confidence,
+    ]
     span = best.span if best.span and best.span[0] < len(message) else None
     return Brief(
         heading=" · ".join(safe(p, 200) for p in kind if p),

@@ -50,6 +50,8 @@ def _heading(parts: list[str | None]) -> str:
 
 def _event_facts(event: ErrorEvent) -> list[tuple[str, str]]:
     facts: list[tuple[str, str]] = []
+    if event.code:
+        facts.append(("code", safe(event.code, 20)))
     if event.user_frame:
         facts.append(("your code", format_frame(event.user_frame)))
     if event.location and event.location != event.user_frame:
@@ -75,6 +77,7 @@ def event_view(
     best = finding.best
     facts = _event_facts(event)
     mine = [user_code_section(sources.user)] if sources and sources.user else []
+    mine += compiler_sections(event, sources)
     if best is None:
         near = tuple(near_words(c, verbose=verbose) for c in finding.near)
         sections = [
@@ -118,6 +121,22 @@ def event_view(
         explained=True,
         url=safe_link(record.working_url),
     )
+
+
+def compiler_sections(event: ErrorEvent, sources: Located | None) -> list[Section]:
+    """What the compiler said under a compile error's header (its labels, notes and help), and, for a code no
+    record explains, what `rustc --explain` says of it and the error index's page."""
+    out = []
+    if event.detail:
+        title = "What rustc says" if event.error_type == "compile" else "Detail"
+        out.append(Section(title, (Block("bullets", items=tuple(safe(line, 500) for line in event.detail)),)))
+    explanation = sources.explanation if sources else None
+    if explanation is not None:
+        text = explanation.text
+        link = safe_link(explanation.url)
+        blocks = ((Block("text", safe(text, 1000)),) if text else ()) + ((Block("link", link),) if link else ())
+        out.append(Section(f"rustc --explain {safe(explanation.code, 20)}", blocks))
+    return out
 
 
 def _within(span: tuple[int, int] | None, length: int) -> tuple[int, int] | None:

@@ -242,12 +242,17 @@ def _example(explanation: Explanation, count: int, width: int, seen_with: str = 
     return out
 
 
+def _link_row(label: str, url: str) -> list[Line]:
+    """A link beside its label, whole on its row (a URL is never wrapped: it would not work cut)."""
+    return labelled(label, [(Segment(url, "link", target=url),)])
+
+
 def _source(explanation: Explanation, width: int, hyperlinks: bool) -> list[Line]:
     """Where the library raises it, with its link: the place itself is the link where the terminal shows
     OSC 8 links; elsewhere the whole URL follows on a row of its own."""
     url = explanation.url
     if explanation.raised is None:
-        return labelled("raised", [(Segment(url, "link", target=url),)]) if url else []
+        return _link_row("raised", url) if url else []
     if url and hyperlinks:  # each row of the place is the link: a terminal would wrap one long row to column 0
         rows_ = prose(explanation.raised, width - GUTTER, 2)
         return labelled("raised", [(Segment(row, "link", target=url),) for row in rows_])
@@ -274,7 +279,9 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
         near = [_text_rows("nearest" if i == 0 else "", n, width, 2) for i, n in enumerate(brief.near)]
         found = [row for rows_ in near for row in rows_] or _text_rows("nearest", "no record comes close", width, 1)
         search = _text_rows("try", brief.search or "", width, 2)
-        return top + _code(brief, width, marked_only=False) + verdict + found + search
+        said = _text_rows("rustc", brief.compiler, width, 3) if brief.compiler else []
+        page = _link_row("docs", brief.compiler_page) if brief.compiler_page else []
+        return top + _code(brief, width, marked_only=False) + said + page + verdict + found + search
     first = brief.explanations[0]
     why = _why(first.why, width) if first.why else []
     fixes = _fixes(first.fixes, width)

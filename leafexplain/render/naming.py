@@ -41,6 +41,9 @@ def record_title(record: Record, limit: int = TITLE_CHARS) -> str:
 
 
 def library(record: Record) -> str:
+    """The library a record's error comes from, in words: rustc for a compile error (not Rust's std)."""
+    if record.errorType == "compile":
+        return "rustc"
     return one_line(library_name(record.repo), 100)
 
 

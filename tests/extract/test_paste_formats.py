@@ -108,12 +108,21 @@ def test_a_wording_in_pasted_prose_counts_where_it_stands_as_an_error(cli) -> No
     for text in explained:
         out = json.loads(cli("--format", "json", "--no-source", input="notes\n\n" + text).stdout)
         assert [e["matches"][:1] != [] for e in out["events"]] == [True], text
-    prose = [
-        "reading 'abc' gave: Err(ParseIntError { kind: InvalidDigit }), so the default 8 is used\n",
-    ]
+    prose = ["reading 'abc' gave: Err(ParseIntError { kind: InvalidDigit }), so the default 8 is used\n"]
     for text in prose:
         quiet = cli("--format", "json", "--no-source", input="notes\n\n" + text)
         assert (quiet.returncode, json.loads(quiet.stdout)["events"]) == (0, []), text
+    # A compile error is an error, not prose: explained by the records of its code only, never by a panic's
+    # record whose words are in its help line (`not implemented`).
+    compiled = cli(
+        "--format",
+        "json",
+        "--no-source",
+        input="notes\n\nerror[E0277]: the trait bound `Job: Serialize` is not satisfied\n"
+        "   = help: the trait `Serialize` is not implemented for `Job`\n",
+    )
+    [event] = json.loads(compiled.stdout)["events"]
+    assert (event["error_type"], event["code"], event["matches"]) == ("compile", "E0277", [])
 
 
 def test_an_error_line_redrawn_over_by_other_output_is_still_read() -> None:

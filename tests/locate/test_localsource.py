@@ -241,6 +241,7 @@ def test_nothing_installed_gives_the_output_of_before(machine: Machine, name: st
     before_events = events(machine.run("--format", "json", "--no-source", "--file", source))
     for event in looked_events:
         assert event.pop("user_snippet") is None
+        assert event.pop("explain_text") is None  # no compile error here
         for match in event["matches"]:
             assert match.pop("library_source") is None
             assert (match.pop("source_snippet") or {"origin": "record"})["origin"] == "record"

@@ -16,7 +16,7 @@ import pytest
 from leafexplain import session
 from leafexplain.models import Record, Report
 from tests.conftest import bundled_records, load_bundled_matcher
-from tests.records.roundtrip.programs import Ran, parts, runner, skip_reasons, why_not_runnable
+from tests.records.roundtrip.programs import Ran, compile_problem, parts, runner, skip_reasons, why_not_runnable
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("LEAFEXPLAIN_ROUNDTRIP"), reason="runs every record's programs: set LEAFEXPLAIN_ROUNDTRIP=1"
@@ -69,6 +69,20 @@ def test_before_fails_with_the_records_own_error(ran: dict[str, tuple[Ran, Ran]]
             got = [(f.event.message[:60], f.best.record.slug if f.best else None) for f in report.findings]
             missed.append(f"{record.slug}: exit {before.code}, {got or before.output[-300:]}")
     assert len(missed) <= 0.05 * len(RUNNABLE), "\n".join(missed)
+
+
+def test_compile_records_fail_with_their_code_and_are_explained_by_themselves(ran: dict[str, tuple[Ran, Ran]]) -> None:
+    """A compile record's "before" fails to compile with exactly its error code, and that output is explained by
+    the record; its "after" compiles and runs clean. No tolerance: rustc says the same on every machine."""
+    matcher = load_bundled_matcher()
+    problems = []
+    for record in (r for r in RUNNABLE if r.errorType == "compile"):
+        before, after = ran[record.id]
+        problem = compile_problem(record, before, after)
+        if problem is None and not explains(session.explain(before.output, matcher, pasted=False), record):
+            problem = f"{record.slug}: its output is not explained by it"
+        problems.append(problem)
+    assert [p for p in problems if p] == []
 
 
 def test_after_runs_clean(ran: dict[str, tuple[Ran, Ran]]) -> None:

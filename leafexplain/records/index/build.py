@@ -7,7 +7,7 @@ from array import array
 from collections.abc import Callable
 
 from leafexplain.models import Problem
-from leafexplain.records.catalog import record_wordings
+from leafexplain.records.catalog import code_rows, record_code, record_wordings
 from leafexplain.records.files import Fingerprint, raw_records
 from leafexplain.records.index.format import FIELD_SEP, INDEX_FORMAT, TAG_SEP, encode_wordings
 from leafexplain.records.postings import DistinctWordings
@@ -21,12 +21,13 @@ Built = tuple[dict[str, object], list[str], list[tuple[int, ...]], "array[int]",
 def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
     """Parse and validate every record file (later ids replace earlier).
 
-    Returns the index's metadata, one encoded row per record, the numbers of each record's wordings, where each
-    record lies (PLACE_FIELDS for each row in turn), and the distinct wordings (one entry for all the records
-    that share one).
+    Returns the index's metadata (with the compile records of each error code among it), one encoded row per
+    record, the numbers of each record's wordings, where each record lies (PLACE_FIELDS for each row in turn),
+    and the distinct wordings (one entry for all the records that share one).
     """
     position: dict[str, int] = {}  # id -> row
     rows: list[str] = []
+    codes: list[str | None] = []  # each row's error code (a compile record's), for the header's code -> rows
     words: list[tuple[int, ...]] = []
     distinct = DistinctWordings()
     places = array("q")  # PLACE_FIELDS of each row in turn: numbers in place, at 100,000 records
@@ -66,12 +67,14 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
                 tokens = distinct.add([record.messagePattern, *(v[0] for v in variants)])
                 if record.id in position:
                     rows[position[record.id]] = row
+                    codes[position[record.id]] = record_code(record)
                     words[position[record.id]] = tokens
                     at = position[record.id] * len(place)
                     places[at : at + len(place)] = array("q", place)
                 else:
                     position[record.id] = len(rows)
                     rows.append(row)
+                    codes.append(record_code(record))
                     words.append(tokens)
                     places.extend(place)
         except OSError as exc:
@@ -85,6 +88,7 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
         "python": sys.version,
         "files": files,
         "problems": [(p.path, p.message, p.line, p.field) for p in problems],
+        "codes": code_rows(codes),
     }
     return meta, rows, words, places, distinct
 

@@ -233,6 +233,7 @@ def to_catalog(source: Source, sources: list[str], sealed: Mapping[int, str] = {
         fetch=fetcher(meta["files"], rows, sealed),
         variants=Column(rows, "variants", decode_wordings),
         document_frequency=meta["df"],
+        codes=meta["codes"],
         problems=tuple(Problem(path, message, line, field) for path, message, line, field in meta["problems"]),
         sources=tuple(sources),
         heads=HeadIndex(

@@ -2,8 +2,8 @@
 
 Layout: the magic line (MAGIC, with the format's number); the CRC-32 of what follows up to the body
 (the header's size, then the header); the header's size (8 bytes); the header (marshal: format,
-version, Python, the record files, problems, counts, each section's place, the CRC-32 of every
-BLOCK bytes of the body); the body (SECTIONS, the rows' text first, then the others, each 8-byte
+version, Python, the record files, problems, each error code's compile records, counts, each
+section's place, the CRC-32 of every BLOCK bytes of the body); the body (SECTIONS, the rows' text first, then the others, each 8-byte
 aligned). A run at 100,000 records needs a few dozen rows and a few words' postings: read.py reads
 the header and then only the blocks that hold them, each checked the first time it is read.
 """
@@ -23,7 +23,8 @@ from leafexplain.records.postings import DistinctWordings, build_head_index, bui
 # 5: rows ended by ROW_END, each record's place as numbers, their shape checked at load;
 # 6: a checksum per block, read as needed; postings name the wording; each wording's head words
 # 8: records that share a wording share its entry: postings and heads name a distinct wording, its members its rows
-INDEX_FORMAT = 8
+# 9: the header's `codes`, error code -> the rows of its compile records
+INDEX_FORMAT = 9
 
 
 class IndexUnusable(Exception):

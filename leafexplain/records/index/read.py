@@ -187,7 +187,7 @@ def _check_meta(meta: dict[Any, Any], body: int) -> None:
         meta.get("problems"),
         meta.get("files"),
     )
-    df, sections, blocks = meta.get("df"), meta.get("sections"), meta.get("blocks")
+    df, sections, blocks, codes = meta.get("df"), meta.get("sections"), meta.get("blocks"), meta.get("codes")
     if not isinstance(count, int) or count < 0 or meta.get("body") != body:
         raise IndexDamaged("its sizes disagree")
     ok = (
@@ -195,6 +195,11 @@ def _check_meta(meta: dict[Any, Any], body: int) -> None:
         and all(isinstance(k, str) and isinstance(v, int) and v > 0 for k, v in df.items())
         and isinstance(unindexed, list)
         and all(isinstance(n, int) and 0 <= n < count for n in unindexed)
+        and isinstance(codes, dict)
+        and all(
+            isinstance(k, str) and isinstance(v, list) and all(isinstance(n, int) and 0 <= n < count for n in v)
+            for k, v in codes.items()
+        )
         and isinstance(problems, list)
         and all(isinstance(p, tuple) and len(p) == 4 and all(isinstance(v, str) for v in p[:2]) for p in problems)
         and isinstance(files, list)

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable, Sequence
 
 from leafexplain.env import Environment
+from leafexplain.libraries import rust_error_page
 from leafexplain.models import (
     CachedSnippet,
     Candidate,
@@ -136,8 +137,9 @@ def explain_document(
 ) -> dict[str, Any]:
     """The envelope; with `sources` (the local lookups, lined up with `findings`) each event gains
     `user_snippet` and each match `library_source` (null where nothing was found here) and
-    `source_snippet` (null where no origin has one). `redacted` counts the secrets replaced, by kind
-    (null: redaction was off)."""
+    `source_snippet` (null where no origin has one), and `explain_text`: what `rustc --explain` says of a
+    compile error's code no record explains (null otherwise). `redacted` counts the secrets replaced, by
+    kind (null: redaction was off)."""
     events = []
     for i, m in enumerate(findings):
         e = m.event
@@ -154,6 +156,9 @@ def explain_document(
                 "test": e.test,
                 "thread": e.thread,
                 "line": e.line_number,
+                "code": e.code,  # a compile error's code (rustc's `E0382`)
+                "detail": list(e.detail),  # the compiler's labels, `note:` and `help:` lines
+                "error_index_url": rust_error_page(e.code),
                 "matches": [_candidate(c) for c in m.matches],
                 "near": [_candidate(c) for c in m.near],
             }
@@ -165,6 +170,7 @@ def explain_document(
         if sources is not None:
             found = sources[i]
             events[-1]["user_snippet"] = _user_snippet(found.user)
+            events[-1]["explain_text"] = found.explanation.text if found.explanation is not None else None
             for j, candidate in enumerate(events[-1]["matches"]):
                 installed = found.library[j] if j < len(found.library) else None
                 candidate["library_source"] = _library_source(installed)

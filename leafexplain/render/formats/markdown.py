@@ -162,7 +162,16 @@ def brief_markdown(brief: Brief, number: str = "") -> list[str]:
     if not brief.explanations:
         near = "\n".join(f"- {md_text(n)}" for n in brief.near)
         nearest = ["Nearest records, below the cut-off:", near] if near else ["No record comes close."]
-        return [*parts, "**No record matches this error.**", *nearest, f"**Try:** {md_code(brief.search or '')}"]
+        link = safe_link(brief.compiler_page)
+        compiler = [f"**rustc:** {md_text(brief.compiler)}"] if brief.compiler else []
+        compiler += [f"**Docs:** <{link}>"] if link else []
+        return [
+            *parts,
+            *(["  \n".join(compiler)] if compiler else []),
+            "**No record matches this error.**",
+            *nearest,
+            f"**Try:** {md_code(brief.search or '')}",
+        ]
     first = brief.explanations[0]
     if first.why:
         parts.append(f"**Why:** {md_text(first.why)}")

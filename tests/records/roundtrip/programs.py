@@ -3,8 +3,10 @@
 Used by tests/records/test_roundtrip.py (the round trip) and tools/make_corpus.py (the real outputs kept in the
 corpus). CPython and NumPy records run with this Python, PyTorch records with torch when it is
 installed (in forks of one Python that imported it once), Rust standard-library records compile with
-rustc. Records of crates (burn, tokio, serde) need the crates registry, which this project's
-machines cannot reach; each skip file in skip/ says why a record is not run.
+rustc, and so do compile records (errorType "compile"), whose "before" must fail to compile with the
+record's error code and nothing else. Records of crates (burn, tokio, serde) need the crates
+registry, which this project's machines cannot reach; each skip file in skip/ says why a record is
+not run.
 """
 
 from __future__ import annotations
@@ -32,6 +34,26 @@ PYTHON_REPOS = {"python/cpython": None, "numpy/numpy": "numpy", "pytorch/pytorch
 class Ran(NamedTuple):
     code: int
     output: str  # stdout and stderr, as a terminal would show them interleaved
+    compiled: bool = True  # a Rust program that did not compile was not run: `output` is rustc's
+
+
+def error_codes(output: str) -> set[str]:
+    """The codes of rustc's `error[E0382]: ...` headers in an output (read here, not by leafexplain's extractor,
+    whose reading the round trip checks)."""
+    return {line[6:11] for line in output.splitlines() if line.startswith("error[E") and line[11:14] == "]: "}
+
+
+def compile_problem(record: Record, before: Ran, after: Ran) -> str | None:
+    """A compile record's programs: the "before" fails to compile with the record's code alone, the "after"
+    compiles and runs clean. None: both do; else what went wrong."""
+    if before.compiled:
+        return f"{record.slug}: before compiled (exit {before.code})"
+    codes = error_codes(before.output)
+    if codes != {record.errorCode}:
+        return f"{record.slug}: before fails with {sorted(codes)}, not {record.errorCode}: {before.output[-300:]}"
+    if not after.compiled or after.code:
+        return f"{record.slug}: after exits {after.code}: {after.output[-300:]}"
+    return None
 
 
 def parts(record: Record) -> tuple[str, str]:
@@ -130,7 +152,7 @@ class Runner:
         (folder / "main.rs").write_text(source, encoding="utf-8")
         built = _run(["rustc", "--edition", "2021", "-o", "main", "main.rs"], folder)
         if built.code != 0:
-            return Ran(built.code, "[does not compile]\n" + built.output)
+            return Ran(built.code, "[does not compile]\n" + built.output, compiled=False)
         env = _child_env()
         env.pop("RUST_BACKTRACE", None)
         if backtrace:

@@ -1,0 +1,204 @@
+"""Find rustc's compile errors: each `error[E0382]: ...` or `error: ...` diagnostic with its primary span.
+
+rustc prints a diagnostic as a header (`error[E0382]: borrow of moved value: `v``), its primary
+span (` --> src/main.rs:8:20`), a drawing of the code with labels under it (`^ value borrowed here
+after move`), and sub-diagnostics (`note: ...`, `help: ...`, `= note: ...`), then a blank line. One
+error diagnostic is one event: its message the header's text, its code the `E0382`, its span the
+user's frame (so the user's lines are shown) with the code rustc printed for that line, and its
+labels, notes and help lines its `detail`.
+
+Not events: warnings (`warning: unused variable`, `warning[E0170]: ...`), read and claimed so that a
+build with warnings only has no error at all; the summaries after the diagnostics (`error: could not
+compile ...`, `error: aborting due to 2 previous errors`, `Some errors have detailed explanations`,
+`For more information about this error, try ...`, `warning: `x` (bin "x") generated 1 warning`),
+claimed too. An `error: ...` without a code is rustc's only when a span follows its header (`error:
+expected one of ...`, `error: cannot find macro ...`) or it is the linker's failure (`error: linking
+with `cc` failed`): cargo and many other tools print `error: ` lines of their own.
+"""
+
+from __future__ import annotations
+
+from leafexplain.extract.common import LineStripper, prefix_stripper, user_frame
+from leafexplain.models import ErrorEvent, Frame
+
+MAX_BODY_LINES = 300  # a diagnostic's drawing and notes; a linker's note may be long, but it is one line
+MAX_DETAIL_LINES = 30  # labels, notes and help lines kept of one diagnostic
+MAX_DETAIL_CHARS = 500  # of each of them (a linker's `note:` holds its whole command line)
+# Lines after the diagnostics that sum them up: claimed, never events of their own.
+_SUMMARY_STARTS = (
+    "error: could not compile ",
+    "error: aborting due to ",
+    "Some errors have detailed explanations: ",
+    "For more information about this error, try `rustc --explain",
+    "For more information about an error, try `rustc --explain",
+    "warning: build failed, waiting for other jobs to finish",
+)
+_LINKER_FAILURE = "linking with `"
+_MARKS = "^-+~_|"  # what draws a label's place under the code (`^^^`, `---`, `+++`, a multi-line span's `|_`)
+
+
+Header = tuple[int, str, str | None, str]  # where the header starts, `error` or `warning`, the code (or None), text
+
+
+def diagnostic_header(line: str) -> Header | None:
+    """`error[E0382]: TEXT`, `error: TEXT`, `warning: TEXT` or `warning[CODE]: TEXT`, at the line's start or
+    after a prefix that ends in a space or a mark (a CI timestamp, `[build]`): string tests, no regex."""
+    for severity in ("error", "warning"):
+        at = line.find(severity)
+        if at < 0 or (at and (line[at - 1].isalnum() or line[at - 1] in "_`'\"")):
+            continue
+        rest = line[at + len(severity) :]
+        code = None
+        if rest.startswith("["):
+            code, bracket, rest = rest[1:].partition("]")
+            if not bracket or not code or not code.replace("_", "").isalnum():
+                continue
+        if rest.startswith(": ") and rest[2:].strip():
+            return at, severity, code, rest[2:].strip()
+    return None
+
+
+def span_line(line: str) -> Frame | None:
+    """` --> FILE:LINE:COL`: where a diagnostic (or one of its notes) points."""
+    body = line.lstrip()
+    if not body.startswith("--> "):
+        return None
+    parts = body[4:].strip().rsplit(":", 2)
+    if len(parts) != 3 or not parts[0] or not parts[1].isdecimal() or not parts[2].isdecimal():
+        return None
+    return Frame(file=parts[0], line=int(parts[1]), column=int(parts[2]))
+
+
+def _gutter(line: str) -> tuple[str, str] | None:
+    """A line of the code's drawing, `NN | code` or `   | marks label`: its line number (or "") and what follows
+    the bar."""
+    head, bar, after = line.partition("|")
+    if not bar or (head.strip() and not head.strip().isdecimal()):
+        return None
+    return head.strip(), after[1:] if after.startswith(" ") else after
+
+
+def _label(drawn: str) -> str | None:
+    """The label under the code: the text after the marks (`^^^^ value borrowed here after move`), or a label
+    set on a line of its own below them (`in this function`)."""
+    text = drawn.strip()
+    if not text:
+        return None
+    if text[0] in _MARKS:
+        marks = len(text) - len(text.lstrip(_MARKS + " "))
+        text = text[marks:]
+    return text or None
+
+
+def _detail(body: list[str]) -> tuple[str, ...]:
+    """The labels, notes and help lines of a diagnostic's body, in order, without the drawing of the code."""
+    kept: list[str] = []
+    for line in body:
+        bare = line.strip()
+        if bare.startswith("= "):  # `= note: ...`, `= help: ...`
+            kept.append(bare[2:])
+        elif bare.startswith(("note: ", "help: ", "note[", "help[")) and line[:1] not in " \t":
+            kept.append(bare)
+        elif span_line(line) is None and (drawn := _gutter(line)) is not None and not drawn[0]:
+            label = _label(drawn[1])
+            if label is not None:
+                kept.append(label)
+        if len(kept) >= MAX_DETAIL_LINES:
+            break
+    return tuple(line[:MAX_DETAIL_CHARS] for line in kept)
+
+
+def _printed_code(body: list[str], line: int) -> str | None:
+    """The code rustc printed for the span's line in its first drawing (`8 |     println!("{}", v.len());`)."""
+    number = str(line)
+    for text in body:
+        drawn = _gutter(text)
+        if drawn is not None and drawn[0] == number:
+            return drawn[1]
+        if text[:1].isalpha():  # a note of its own (`note: ...`): its drawing is of another place
+            break
+    return None
+
+
+def _ends_body(line: str) -> bool:
+    """The line after a diagnostic: blank, or the next header, or cargo's and rustc's summary lines."""
+    return not line.strip() or (line[:1] not in " \t" and line.startswith(("error", "warning", *_SUMMARY_STARTS)))
+
+
+def _body(lines: list[str], start: int, claimed: list[bool], strip: LineStripper) -> list[str]:
+    """The lines of a diagnostic after its header, each with the header's prefix taken off."""
+    body: list[str] = []
+    i = start
+    while i < len(lines) and len(body) < MAX_BODY_LINES and not claimed[i]:
+        line = strip(lines[i])
+        if line is None or _ends_body(line):
+            break
+        body.append(line)
+        i += 1
+    return body
+
+
+# Every header and summary line holds one of these (`Some errors have ...` holds `error`).
+_WORDS = ("error", "warning", "For more information")
+
+
+def _lines_with_words(text: str) -> list[int]:
+    """The numbers of the lines of `text` that hold one of _WORDS, found by searching the whole text at C speed
+    (a line count between hits, not a look at each line): a test log of 40,000 lines has a few."""
+    found: set[int] = set()
+    for word in _WORDS:
+        at, line, counted = text.find(word), 0, 0
+        while at >= 0:
+            line += text.count("\n", counted, at)
+            counted = at
+            found.add(line)
+            at = text.find(word, text.find("\n", at) + 1 or len(text))
+    return sorted(found)
+
+
+def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
+    events: list[ErrorEvent] = []
+    for i in _lines_with_words("\n".join(lines)):
+        raw = lines[i]
+        if claimed[i]:
+            continue
+        bare = raw.lstrip()
+        if bare.startswith(_SUMMARY_STARTS) or (bare.startswith("warning: `") and " generated " in bare):
+            claimed[i] = True
+            continue
+        header = diagnostic_header(raw)
+        if header is None:
+            continue
+        at, severity, code, text = header
+        if code is not None and not (code[:1] == "E" and code[1:].isdecimal()) and severity == "error":
+            continue  # `error[something]: ...`: not an error code rustc gives
+        following = lines[i + 1] if i + 1 < len(lines) and not claimed[i + 1] else ""
+        linker = severity == "error" and text.startswith(_LINKER_FAILURE)
+        if code is None and "--> " not in following and not linker:
+            continue  # not rustc's (cargo's `error: test failed`, a tool's own `error: ...`): one look at the next line
+        strip = prefix_stripper(raw[:at])  # an indent too: a quoted log's next header, as indented, ends the body
+        after = strip(following) if following else None
+        location = span_line(after) if after else None
+        if code is None and location is None and not linker:
+            continue
+        body = _body(lines, i + 1, claimed, strip)
+        for k in range(i, i + 1 + len(body)):
+            claimed[k] = True
+        if severity == "warning":
+            continue  # a warning is no error: a build with warnings only is a green build
+        if location is not None:
+            location = location._replace(code=_printed_code(body[1:], location.line or 0))
+        events.append(
+            ErrorEvent(
+                language="rust",
+                error_type="compile",
+                message=text,
+                location=location,
+                user_frame=user_frame([location], "rust", innermost_first=True) if location else None,
+                extractor="rustc",
+                line_number=i + 1,
+                code=code,
+                detail=_detail(body),
+            )
+        )
+    return events
