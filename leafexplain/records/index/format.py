@@ -3,9 +3,10 @@
 Layout: the magic line (MAGIC, with the format's number); the CRC-32 of what follows up to the body
 (the header's size, then the header); the header's size (8 bytes); the header (marshal: format,
 version, Python, the record files, problems, each error code's compile records, counts, each
-section's place, the CRC-32 of every BLOCK bytes of the body); the body (SECTIONS, the rows' text first, then the others, each 8-byte
-aligned). A run at 100,000 records needs a few dozen rows and a few words' postings: read.py reads
-the header and then only the blocks that hold them, each checked the first time it is read.
+section's place, the CRC-32 of every BLOCK bytes of the body); the body (SECTIONS, the rows' text
+first, then the others, each 8-byte aligned). A run at 100,000 records needs a few dozen rows and a
+few words' postings: read.py reads the header and then only the blocks that hold them, each checked
+the first time it is read.
 """
 
 from __future__ import annotations
