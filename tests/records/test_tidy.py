@@ -76,7 +76,10 @@ def test_own_message_is_explained_first_by_its_record(record) -> None:
     """A record's own message finds it first; a more general record may follow it (`not implemented:
     {}` after burn's `not implemented: Same padding ...`), never one as specific or more."""
     event = ErrorEvent(
-        language=record.language, error_type=record.errorClass or record.errorType, message=record.errorMessage
+        language=record.language,
+        error_type=record.errorClass or record.errorType,
+        message=record.errorMessage,
+        code=record.errorCode if record.errorType == "compile" else None,  # rustc says the code with its message
     )
     result = MATCHER.match(event)
     assert result.matches[0].record.id == record.id
