@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from leafexplain.models import Candidate, ErrorEvent, Finding, Frame, Report
@@ -22,9 +21,9 @@ from leafexplain.render.shown import Shown
 from leafexplain.render.step_summary import step_summary
 from tests.conftest import Isolated, as_record, leafexplain_command, make_record
 from tests.hostile.test_properties import examples
+from tests.render.test_markdown import PARSER, tokens
 
 # CommonMark with the GitHub additions a summary could be broken by: tables, strikethrough.
-PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 ROOT = "/ws"
 OURS = "https://github.com/"  # the only links the summary writes: a record's place in its library
 RECORD_URL = "https://github.com/acme/widgets/blob/0123abc/src/lib.rs#L10"
@@ -65,15 +64,6 @@ COMMANDS = [
     "sh -c 'printf \"a\\n# heading\\n\"'\n# a second line",
     "run [a](javascript:alert(1)) | cat",
 ]
-
-
-def tokens(markdown: str) -> list[Token]:
-    """Every token, inline children included."""
-    out: list[Token] = []
-    for token in PARSER.parse(markdown):
-        out.append(token)
-        out.extend(token.children or ())
-    return out
 
 
 def shown(inline: Token) -> str:
