@@ -221,7 +221,7 @@ class Window(NamedTuple):
 
 def save_windows(root: str | os.PathLike[str], place: SourcePlace, windows: Sequence[Window]) -> None:
     """Add windows to the entry of the place's file (replacing those for the same lines), atomically."""
-    from leafexplain.records.index import write_index  # the one atomic writer: a temporary file, then a rename
+    from leafexplain.records.index.write import write_index  # the one atomic writer: a temporary file, then a rename
 
     entry = read_entry(root, place)
     new = {w.wanted: {"wanted": w.wanted, "line": w.line, "start": w.start, "lines": list(w.lines)} for w in windows}
