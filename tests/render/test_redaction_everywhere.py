@@ -19,6 +19,7 @@ import jsonschema
 import pytest
 
 from tests.conftest import Isolated, leafexplain_command
+from tests.test_redact import OUTPUTS as FORMATS
 
 TOKEN_BODY = "x9Y8w7V6u5" * 4
 TOKEN = "ghp_" + TOKEN_BODY
@@ -34,14 +35,8 @@ PANIC = (
     "index out of bounds: the len is 0 but the index is 3\n"
     "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
 )
-OUTPUTS = {
-    "terminal": ["--format", "terminal", "--color", "never"],
-    "terminal-color": ["--format", "terminal", "--color", "always"],
-    "plain": ["--format", "plain"],
-    "markdown": ["--format", "markdown"],
-    "json": ["--format", "json"],
-    "github": ["--format", "github"],
-    "sarif": ["--format", "sarif"],
+OUTPUTS = {  # every format, as tests/test_redact.py checks them, and the long view of each that has one
+    **FORMATS,
     "terminal-full": ["--format", "terminal", "--color", "never", "--full"],
     "plain-full": ["--format", "plain", "--full"],
     "markdown-full": ["--format", "markdown", "--full"],
