@@ -345,6 +345,35 @@ class CodeExplanation(NamedTuple):
     text: str | None = None
 
 
+class Raised(NamedTuple):
+    """Where an error was raised, in the library's own code: read from the library's file on this machine
+    (only a file that is a library's in fact: locate/raised.py says the trust model), else what the text
+    itself says of the library (a `crate-1.2.3` folder, a `site-packages/<pkg>/` path).
+
+    Every field is present when known. `lines` and `start` have the shape of the user's snippet; `line` is
+    the raising line among them. `url` links that line in the library's repository at `version` (or its tag
+    only, `url_note` then says why); `issues_url` searches the library's issues for the message's literal
+    words; `new_command` is the `leafexplain new` command prefilled from what was found.
+    """
+
+    library: str | None = None  # the distribution or crate (`torch`, `serde_json`), `Python` for the stdlib
+    version: str | None = None  # its installed version, or the version or commit the text names
+    path: str | None = None  # the file read here; None when the file is not on this machine
+    line: int | None = None
+    start: int = 0
+    lines: tuple[str, ...] = ()
+    function: str | None = None
+    docstring: str | None = None  # the enclosing function's, its first paragraph, parsed from the source
+    condition: str | None = None  # the test guarding the raise (`if`, `assert`, `TORCH_CHECK`) when on those lines
+    url: str | None = None
+    url_note: str | None = None
+    issues_url: str | None = None
+    docs_url: str | None = None  # docs.rs's source view of a crate's file at its version
+    new_command: str | None = None
+    changed: bool = False  # the file no longer holds what the run's frame showed there: nothing of it is shown
+    language: str = "text"
+
+
 class Located(NamedTuple):
     """What was found on this machine for one finding: the user's code, and the library source of each match.
 
@@ -358,6 +387,7 @@ class Located(NamedTuple):
     library: tuple[LibrarySource | None, ...] = ()
     cached: tuple[CachedSnippet | None, ...] = ()
     explanation: CodeExplanation | None = None
+    raised: Raised | None = None  # where the library raised it (locate/raised.py), matched or not
 
 
 # --- the session's result ------------------------------------------------------------------------

@@ -1,0 +1,42 @@
+"""Where an event was raised in a library's code, for every event, matched or not: which library, which
+version, the raising lines read from this machine, and the links (issue 25).
+
+The trust model of "your code" extends to library files: a path from pasted text is read only when it is a
+library's file in fact (listed in an installed distribution's `RECORD`, inside an interpreter's standard
+library, or inside a crate's folder that holds its `Cargo.toml`); anything else is never opened. Nothing here
+imports the user's libraries or goes online.
+
+The languages' own lookups: `raised_python` (site-packages, dist-packages, the stdlib), `raised_rust` (cargo's
+registry and git checkouts, the toolchain's rust-src), and `raised_search` (a bare message's literal words
+searched for in the installed source of the library the text names).
+"""
+
+from __future__ import annotations
+
+from leafexplain.locate.files import LocalPaths
+from leafexplain.models import ErrorEvent, Raised
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from leafexplain.redact import Redactor
+
+
+def raised_at(event: ErrorEvent, paths: LocalPaths, redactor: Redactor | None = None) -> Raised | None:
+    """Where `event` was raised in a library's code; None when nothing of it can be known."""
+    if event.language == "python":
+        from leafexplain.locate.raised_python import python_raised
+
+        found = python_raised(event, paths)
+    elif event.language == "rust":
+        from leafexplain.locate.raised_rust import rust_raised
+
+        found = rust_raised(event, paths)
+    else:
+        found = None
+    if found is None and not event.frames:
+        from leafexplain.locate.raised_search import searched_raised
+
+        found = searched_raised(event, paths)
+    if found is not None and redactor is not None and found.lines:
+        found = found._replace(lines=tuple(map(redactor, found.lines)))
+    return found
