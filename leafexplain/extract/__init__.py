@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from leafexplain.extract import debugger, fatal, jupyter, python, rust, rust_reports, rustc, status
+from leafexplain.extract import clues, python
 from leafexplain.extract import pytest as pytest_report
 from leafexplain.extract.common import exception_class, short_class
 from leafexplain.extract.paste import unfold
@@ -12,20 +12,34 @@ from leafexplain.models import ErrorEvent
 
 Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
 
-# Order matters: an extractor claims the lines it used, and later ones skip them.
-EXTRACTORS: tuple[tuple[str, Extractor], ...] = (
-    ("doctest-expected", python.claim_doctest_expectations),
-    ("rust", rust.extract),
-    ("rustc", rustc.extract),  # after the panics (a message may quote rustc), before Python's `error:` lines
-    ("rust-reports", rust_reports.extract),  # after rust: a `Caused by:` inside a panic's message is the panic's
-    ("python-debugger", debugger.extract),
-    ("python", python.extract),
-    ("jupyter", jupyter.extract),
-    ("pytest", pytest_report.extract),
-    ("fatal", fatal.extract),
-    ("python-bare", python.extract_bare),
-    ("absl-status", status.extract),
+# Order matters: an extractor claims the lines it used, and later ones skip them. Each row: its name, the
+# extractor (a module's function, that module imported at the first text holding one of the row's clues), and
+# those clues (`extract/clues.py`: the words without which it finds nothing; None: every text is read).
+EXTRACTORS: tuple[tuple[str, Extractor | tuple[str, str], tuple[str, ...] | frozenset[str] | None], ...] = (
+    ("doctest-expected", python.claim_doctest_expectations, ("Expecting:", "Expected:")),
+    ("rust", ("rust", "extract"), clues.RUST_PANIC + tuple(clues.CARGO_VERBS)),
+    # after the panics (a message may quote rustc), before Python's `error:` lines
+    ("rustc", ("rustc", "extract"), clues.RUSTC_WORDS),
+    # after rust: a `Caused by:` inside a panic's message is the panic's
+    ("rust-reports", ("rust_reports", "extract"), clues.REPORT_ANCHORS),
+    ("python-debugger", ("debugger", "extract"), clues.DEBUGGER_HEADERS),
+    ("python", python.extract, None),
+    ("jupyter", ("jupyter", "extract"), clues.JUPYTER),
+    ("pytest", pytest_report.extract, None),
+    ("fatal", ("fatal", "extract"), clues.FATAL),
+    ("python-bare", python.extract_bare, None),
+    ("absl-status", ("status", "extract"), clues.STATUS),
 )
+
+
+def _extractor(row: Extractor | tuple[str, str]) -> Extractor:
+    """The row's extractor, its module imported now if it is not yet (`__import__`, not importlib: see Start-up)."""
+    if callable(row):
+        return row
+    module, function = row
+    return getattr(__import__(f"leafexplain.extract.{module}", fromlist=[function]), function)
+
+
 # A short text with no recognisable error around it is taken as a pasted message.
 MAX_BARE_MESSAGE_LINES = 20
 # In a pasted text, the paragraphs no extractor took are looked up too, for an error's exact
@@ -106,8 +120,10 @@ def events_in(
     lines, origin = unfold(text.split("\n"))
     claimed = [False] * len(lines)
     events: list[ErrorEvent] = []
-    for _name, extractor in EXTRACTORS:
-        events.extend(extractor(lines, claimed))
+    joined = "\n".join(lines)
+    for _name, extractor, words in EXTRACTORS:
+        if words is None or any(word in joined for word in words):
+            events.extend(_extractor(extractor)(lines, claimed))
     if bare and not events and len(lines) <= MAX_BARE_MESSAGE_LINES:
         # Lines an extractor claimed without an event (cargo's progress, doctest's expected output) are not it.
         unclaimed = "\n".join(line for line, taken in zip(lines, claimed, strict=True) if not taken)

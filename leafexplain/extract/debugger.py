@@ -15,27 +15,11 @@ debugpy may add `(note: full exception trace is shown but execution is paused at
 
 from __future__ import annotations
 
+from leafexplain.extract.clues import DEBUGGER_HEADERS as HEADERS
 from leafexplain.extract.common import EXCEPTION_LINE
 from leafexplain.extract.python import CAUSE, CONTEXT, FILE_LINE, exception_event
 from leafexplain.models import ErrorEvent, Frame
 
-# VS Code's `Exception has occurred: {0}` in its display languages.
-HEADERS = (
-    "Exception has occurred: ",
-    "Se produjo una excepción: ",
-    "Une exception s'est produite : ",
-    "Ausnahme aufgetreten: ",
-    "Si è verificata un'eccezione: ",
-    "Ocorreu uma exceção: ",
-    "Возникло исключение: ",
-    "Wystąpił wyjątek: ",
-    "Došlo k výjimce: ",
-    "Özel durum oluştu: ",
-    "发生异常: ",
-    "發生例外狀況: ",
-    "例外が発生しました: ",
-    "예외가 발생했습니다. ",
-)
 NOTE = "(note: "
 MAX_MESSAGE_LINES = 20
 MAX_FRAME_LINES = 400

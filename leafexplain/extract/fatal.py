@@ -22,21 +22,15 @@ failing run is never said to hold no error.
 
 from __future__ import annotations
 
+from leafexplain.extract.clues import FATAL as _CLUES
+from leafexplain.extract.clues import FAULTHANDLER, TERMINATE
 from leafexplain.extract.common import prefix_stripper, user_frame
 from leafexplain.extract.rust import cargo_status
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.regex import lazy_regex
 
-TERMINATE = "terminate called "
 TYPE_OPENING = "after throwing an instance of "
 WHAT = "what():"
-FAULTHANDLER = "Fatal Python error: "
-# The words any of these ends needs: looked for in the whole text at once, so that a log without them costs
-# one search per word rather than a look at each line.
-_CLUES = (TERMINATE, FAULTHANDLER, "fatal runtime error: ", " aborting.", "(core dumped)", "Killed", "Aborted")
-_CLUES += ("Segmentation fault", "Bus error", "Illegal instruction", "Floating point exception", "(signal: ")
-_CLUES += ("Abort trap",)
-_CLUES += ("zsh: ", "segmentation fault", "killed", "abort")  # zsh's words, and its job line's
 MAX_WHAT_LINES = 40  # a `what():` over several lines (torch's c10::Error and its `Exception raised from`)
 MAX_DUMP_LINES = 400  # a faulthandler dump: every thread's stack, each at most 100 frames
 

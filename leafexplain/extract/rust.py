@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from leafexplain.extract.clues import CARGO_VERBS, RUST_PANIC
 from leafexplain.extract.common import (
     LastError,
     LineStripper,
@@ -130,38 +131,6 @@ def ends_message(line: str) -> bool:
     return line[:1].isspace() and line.lstrip().startswith("Running ")
 
 
-# cargo's progress lines (`   Compiling foo v0.1.0`, `    Finished ...`, `     Running ...`): a verb, then its subject.
-CARGO_VERBS = frozenset(
-    (
-        "Compiling",
-        "Checking",
-        "Finished",
-        "Running",
-        "Doc-tests",
-        "Downloaded",
-        "Downloading",
-        "Updating",
-        "Fresh",
-        "Blocking",
-        "Documenting",
-        "Locking",
-        "Adding",
-        "Installing",
-        "Installed",
-        "Packaging",
-        "Packaged",
-        "Verifying",
-        "Uploading",
-        "Fetching",
-        "Removing",
-        "Replacing",
-        "Unpacking",
-        "Building",
-        "Scraping",
-    )
-)
-
-
 # How such a line can begin: cargo right-aligns its verb (spaces first), or a paste lost the spaces.
 _CARGO_LEADS = frozenset(" \t" + "".join(verb[0] for verb in CARGO_VERBS))
 
@@ -253,7 +222,7 @@ GUESSED_TEXT_CHARS = 1 << 20  # intake/stream.py's WHOLE_INPUT_BYTES: no larger 
 def _may_hold_an_error(text: str) -> bool:
     """The words the loop below needs for any event (a panic's header, an abort, main's `Error: `), looked for
     in the whole text at once: a long Python log has none, and then no line of it needs a look of its own."""
-    return "panicked at" in text or "overflowed" in text or "allocation" in text or "\nError: " in "\n" + text
+    return any(word in text for word in RUST_PANIC[:-1]) or "\nError: " in "\n" + text  # main's, on a line of its own
 
 
 def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:

@@ -17,14 +17,14 @@ cargo's own chains (`error: ...` then `Caused by:`) are cargo's report of a buil
 
 from __future__ import annotations
 
+from leafexplain.extract.clues import CAUSED_BY, HUMAN_PANIC_OPENINGS
+from leafexplain.extract.clues import REPORT_ANCHORS as _ANCHORS
 from leafexplain.extract.common import user_frame
 from leafexplain.extract.rust import FRAME_AT, FRAME_FN, panic_header
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.regex import lazy_regex
 
-CAUSED_BY = "Caused by:"
 COLOR_EYRE_PANIC = "The application panicked (crashed)."
-HUMAN_PANIC_OPENINGS = ("Well, this is embarrassing.", "had a problem and crashed. To help us diagnose the problem")
 MAX_CHAIN_LINES = 60
 MAX_REPORT_LINES = 80  # a human-panic report's own lines, the pasted report file after them
 _NUMBERED = lazy_regex(r"^(?P<indent>\s+)(?P<n>\d+): (?P<message>.*)$")
@@ -34,10 +34,6 @@ _CAUSE = lazy_regex(r'^cause = (?P<quote>"|\')(?P<message>.*)(?P=quote)\s*$')
 _EXPLANATION_PLACE = lazy_regex(r"Panic occurred in file '(?P<file>[^']+)' at line (?P<line>\d+)")
 # What ends a cause's lines besides a blank or unindented line: cargo's captured output and a panic's header.
 _CAUSE_ENDS = ("--- stdout", "--- stderr")
-
-
-# The words a report's first line holds; eyre's `Error: ` stands alone on its line.
-_ANCHORS = (CAUSED_BY, "Error:", "panicked (crashed)", *HUMAN_PANIC_OPENINGS)
 
 
 def _anchors_in(text: str) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ with `cc` failed`): cargo and many other tools print `error: ` lines of their ow
 
 from __future__ import annotations
 
+from leafexplain.extract.clues import RUSTC_WORDS as _WORDS
 from leafexplain.extract.common import LineStripper, prefix_stripper, user_frame
 from leafexplain.models import ErrorEvent, Frame
 
@@ -136,10 +137,6 @@ def _body(lines: list[str], start: int, claimed: list[bool], strip: LineStripper
         body.append(line)
         i += 1
     return body
-
-
-# Every header and summary line holds one of these (`Some errors have ...` holds `error`).
-_WORDS = ("error", "warning", "For more information")
 
 
 def _lines_with_words(text: str) -> list[int]:

@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
+from leafexplain.extract.clues import STATUS_CODES
 from leafexplain.models import ErrorEvent
 from leafexplain.regex import lazy_regex
 
-# absl::StatusCode's names but OK: each is an error. A Python exception carrying one
-# (`jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...`) is the Python extractors' (it names its class).
-STATUS_CODES = (
-    "CANCELLED",
-    "UNKNOWN",
-    "INVALID_ARGUMENT",
-    "DEADLINE_EXCEEDED",
-    "NOT_FOUND",
-    "ALREADY_EXISTS",
-    "PERMISSION_DENIED",
-    "RESOURCE_EXHAUSTED",
-    "FAILED_PRECONDITION",
-    "ABORTED",
-    "OUT_OF_RANGE",
-    "UNIMPLEMENTED",
-    "INTERNAL",
-    "UNAVAILABLE",
-    "DATA_LOSS",
-    "UNAUTHENTICATED",
-)
 _CODE_INITIALS = frozenset(code[0] for code in STATUS_CODES)
 # The line is the status alone, or a glog/TensorFlow error record of it (`E0717 11:40:54.103908 1234 file.cc:56] `,
 # `2024-07-17 11:40:54.103908: E file.cc:56] `): an error's, not an info or a warning's.

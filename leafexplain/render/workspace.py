@@ -7,7 +7,6 @@ current folder. A frame outside it (a container's path, the Python installation)
 
 from __future__ import annotations
 
-import ntpath
 import os
 from collections.abc import Mapping
 
@@ -67,6 +66,8 @@ def _relativewindows_path(file: str, root: str) -> str | None:
     """As `relative_path`, by Windows' rules: a Windows path lies outside a workspace of another system."""
     if not windows_path(root):
         return None  # a log from a Windows machine read in a POSIX workspace: not a file of this one
+    import ntpath  # only for a Windows workspace (0.3 ms of imports every other run is spared)
+
     try:
         inside = ntpath.relpath(ntpath.join(root, file), root)
     except ValueError:  # another drive
