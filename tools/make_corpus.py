@@ -93,6 +93,15 @@ def rustc_outputs() -> dict[str, str]:
         for name in ("types", "borrows", "warnings")
     }
     out["rust/cargo-test-warnings.txt"] = run([*cargo, "test", "--bin", "warnings"], work, target)
+    # The same diagnostics as JSON: cargo's `--message-format=json` (what editors and CI tools run) and rustc's own.
+    for name in ("types", "borrows", "warnings"):
+        out[f"rust/cargo-build-{name}-json.txt"] = run(
+            [*cargo, "build", "--bin", name, "--message-format=json"], work, target
+        )
+    out["rust/rustc-borrows-json.txt"] = run(
+        ["rustc", "--edition", "2021", "--error-format=json", "--out-dir", str(WORK / "rustc-out"), "src/borrows.rs"],
+        work,
+    )
     return out
 
 

@@ -18,6 +18,8 @@ Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
 EXTRACTORS: tuple[tuple[str, Extractor | tuple[str, str], tuple[str, ...] | frozenset[str] | None], ...] = (
     ("doctest-expected", python.claim_doctest_expectations, ("Expecting:", "Expected:")),
     ("rust", ("rust", "extract"), clues.RUST_PANIC + tuple(clues.CARGO_VERBS)),
+    # a diagnostic as JSON before rustc's printed ones (its line holds their words, quoted)
+    ("rustc-json", ("rustc_json", "extract"), clues.RUSTC_JSON),
     # after the panics (a message may quote rustc), before Python's `error:` lines
     ("rustc", ("rustc", "extract"), clues.RUSTC_WORDS),
     # after rust: a `Caused by:` inside a panic's message is the panic's

@@ -97,3 +97,7 @@ STATUS_CODES = (
     "UNAUTHENTICATED",
 )
 STATUS = tuple(f"{code}: " for code in STATUS_CODES)
+
+# extract/rustc_json.py: a diagnostic of rustc's as JSON (its own `--error-format=json`, cargo's
+# `--message-format=json`), whole or cut short after its message.
+RUSTC_JSON = ('"$message_type":"diagnostic"', '"reason":"compiler-message"', '{"message":"')

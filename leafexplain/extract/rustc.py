@@ -26,12 +26,15 @@ MAX_BODY_LINES = 300  # a diagnostic's drawing and notes; a linker's note may be
 MAX_DETAIL_LINES = 30  # labels, notes and help lines kept of one diagnostic
 MAX_DETAIL_CHARS = 500  # of each of them (a linker's `note:` holds its whole command line)
 # Lines after the diagnostics that sum them up: claimed, never events of their own.
-_SUMMARY_STARTS = (
-    "error: could not compile ",
-    "error: aborting due to ",
+_NAMING_CODES = (  # the summary lines that name the run's error codes
     "Some errors have detailed explanations: ",
     "For more information about this error, try `rustc --explain",
     "For more information about an error, try `rustc --explain",
+)
+_SUMMARY_STARTS = (
+    "error: could not compile ",
+    "error: aborting due to ",
+    *_NAMING_CODES,
     "warning: build failed, waiting for other jobs to finish",
 )
 _LINKER_FAILURE = "linking with `"
@@ -139,11 +142,11 @@ def _body(lines: list[str], start: int, claimed: list[bool], strip: LineStripper
     return body
 
 
-def _lines_with_words(text: str) -> list[int]:
-    """The numbers of the lines of `text` that hold one of _WORDS, found by searching the whole text at C speed
+def _lines_with_words(text: str, words: tuple[str, ...] = _WORDS) -> list[int]:
+    """The numbers of the lines of `text` that hold one of `words`, found by searching the whole text at C speed
     (a line count between hits, not a look at each line): a test log of 40,000 lines has a few."""
     found: set[int] = set()
-    for word in _WORDS:
+    for word in words:
         at, line, counted = text.find(word), 0, 0
         while at >= 0:
             line += text.count("\n", counted, at)
@@ -155,7 +158,8 @@ def _lines_with_words(text: str) -> list[int]:
 
 def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
-    for i in _lines_with_words("\n".join(lines)):
+    whole = "\n".join(lines)
+    for i in _lines_with_words(whole):
         raw = lines[i]
         if claimed[i]:
             continue
@@ -183,19 +187,75 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             claimed[k] = True
         if severity == "warning":
             continue  # a warning is no error: a build with warnings only is a green build
-        if location is not None:
-            location = location._replace(code=_printed_code(body[1:], location.line or 0))
-        events.append(
-            ErrorEvent(
-                language="rust",
-                error_type="compile",
-                message=text,
-                location=location,
-                user_frame=user_frame([location], "rust", innermost_first=True) if location else None,
-                extractor="rustc",
-                line_number=i + 1,
-                code=code,
-                detail=_detail(body),
-            )
-        )
+        events.append(_compile_event(text, code, location, body, i))
+    if " --> " in whole:
+        events += _headless(lines, claimed, _lines_with_words(whole, (" --> ",)))
+        events.sort(key=lambda event: event.line_number)
     return events
+
+
+def _compile_event(text: str, code: str | None, location: Frame | None, body: list[str], i: int) -> ErrorEvent:
+    """One error diagnostic's event: its header's text and code, its span (with the code rustc printed there)."""
+    if location is not None:
+        location = location._replace(code=_printed_code(body[1:], location.line or 0))
+    return ErrorEvent(
+        language="rust",
+        error_type="compile",
+        message=text,
+        location=location,
+        user_frame=user_frame([location], "rust", innermost_first=True) if location else None,
+        extractor="rustc",
+        line_number=i + 1,
+        code=code,
+        detail=_detail(body),
+    )
+
+
+def _headless(lines: list[str], claimed: list[bool], spans: list[int]) -> list[ErrorEvent]:
+    """A diagnostic whose header lost its start in the copy (`rror[E0382]: use of moved value`, or `mismatched
+    types` with no `error[E0308]: ` before it): the line above a span that rustc's drawing follows. Its code is
+    the header's, else the one the run's summary names when it names one only (`For more information about this
+    error, try `rustc --explain E0308``); without either, nothing says it was an error rather than a warning.
+    `spans`: the lines that hold ` --> `; those of the diagnostics read whole are claimed."""
+    if not spans:
+        return []
+    named = _summary_codes(lines)
+    events: list[ErrorEvent] = []
+    for i in spans:
+        if not 0 < i < len(lines) - 1 or claimed[i] or claimed[i - 1] or _gutter(lines[i + 1]) is None:
+            continue
+        location = span_line(lines[i])
+        head = lines[i - 1].strip()
+        if location is None or not head or head.startswith(("note", "help", "= ", "|", "-->", "::: ")):
+            continue
+        code, text = _cut_header(head)
+        if code is None and len(named) == 1:
+            code = next(iter(named))
+        if code is None:
+            continue
+        body = _body(lines, i, claimed, prefix_stripper(""))
+        for k in range(i - 1, i + len(body)):
+            claimed[k] = True
+        events.append(_compile_event(text, code, location, body, i - 1))
+    return events
+
+
+def _cut_header(head: str) -> tuple[str | None, str]:
+    """`rror[E0382]: text` (a header that lost the start of `error`): its code and text; else no code, the line."""
+    word, bracket, rest = head.partition("[")
+    code, close, text = rest.partition("]: ")
+    if bracket and close and "error".endswith(word) and code[:1] == "E" and code[1:].isdecimal() and text.strip():
+        return code, text.strip()
+    return None, head
+
+
+def _summary_codes(lines: list[str]) -> set[str]:
+    """The error codes rustc's summary lines name (`try `rustc --explain E0308``, `explanations: E0382, E0499.`)."""
+    codes: set[str] = set()
+    for line in lines:
+        bare = line.strip()
+        if bare.startswith(_NAMING_CODES):
+            for word in bare.replace("`", " ").replace(",", " ").replace(".", " ").split():
+                if word[:1] == "E" and len(word) == 5 and word[1:].isdecimal():
+                    codes.add(word)
+    return codes

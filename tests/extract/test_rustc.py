@@ -130,3 +130,51 @@ def test_a_large_cargo_log_is_read_for_its_compile_errors() -> None:
     events = collect(text.encode(), pasted=False).events
     assert [(e.code, e.user_frame.line) for e in events] == [("E0382", 9), ("E0502", 13)]
     assert events[0].line_number == 60_002
+
+
+def test_diagnostics_as_json_give_the_events_the_printed_ones_give() -> None:
+    """cargo's `--message-format=json` and rustc's `--error-format=json` (real runs of the same crate): each error
+    is the event its printed diagnostic is, at the JSON line; warnings and the summaries are none."""
+    for printed, as_json in (
+        ("cargo-build-borrows.txt", "cargo-build-borrows-json.txt"),
+        ("cargo-build-types.txt", "cargo-build-types-json.txt"),
+        ("cargo-build-borrows.txt", "rustc-borrows-json.txt"),
+    ):
+        want = [(e.code, e.message, e.user_frame, e.detail) for e in extract_events(corpus(printed))]
+        got = extract_events(corpus(as_json))
+        assert [(e.code, e.message, e.user_frame, e.detail) for e in got] == want, as_json
+        assert {e.extractor for e in got} == {"rustc-json"}
+        lines = corpus(as_json).split("\n")
+        assert all(lines[e.line_number - 1].lstrip().startswith("{") for e in got)
+    assert extract_events(corpus("cargo-build-warnings-json.txt")) == []
+
+
+def test_a_json_diagnostic_cut_short_still_names_its_message_and_code() -> None:
+    line = corpus("rustc-borrows-json.txt").split("\n")[0]
+    cut = "[00:42:43] " + line[: line.index('"explanation"') + 60]  # a CI log's line limit
+    (event,) = extract_events(f"running the suite\n{cut}\n")
+    assert (event.code, event.message, event.line_number) == ("E0382", "borrow of moved value: `entries`", 2)
+    lint = extract_events('{"message":"unused variable","code":{"code":"unused_variables","expl')
+    assert [e.error_type for e in lint] != ["compile"]  # a lint's code is no error code: a warning's, cut short
+
+
+def test_a_diagnostic_whose_header_was_lost_in_the_copy() -> None:
+    """The copy began a few characters late (`rror[E0382]: `), or after the header: the span and rustc's drawing
+    still say it is a diagnostic, and the header's code, or the only one the summary names, is its code."""
+    printed = corpus("cargo-build-borrows.txt")
+    start = printed.index("error[E0382]")
+    (event, _) = extract_events(printed[start + 1 :])
+    assert (event.code, event.message, event.user_frame.line) == ("E0382", "borrow of moved value: `entries`", 9)
+    # The header lost whole: the line above the span is its text, the summary's only code its code.
+    types = corpus("cargo-build-types.txt")
+    first = types[types.index("error[E0425]") :]
+    body = first[first.index("\n") + 1 : first.index("\nerror")]
+    summary = "\n\nFor more information about this error, try `rustc --explain E0425`.\n"
+    (event,) = extract_events("cannot find value `balanse` in this scope\n" + body + summary)
+    assert (event.code, event.message, event.user_frame.line) == (
+        "E0425",
+        "cannot find value `balanse` in this scope",
+        14,
+    )
+    # Without a code anywhere, nothing says the lines were an error's rather than a warning's.
+    assert [e.extractor for e in extract_events("cannot find value `balanse` in this scope\n" + body)] != ["rustc"]
