@@ -16,20 +16,21 @@ numbers, what brackets hold) left out.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 
 from leafexplain.libraries import GITHUB
-from leafexplain.locate.files import USER_CONTEXT, LocalPaths, read_lines, window
+from leafexplain.locate.files import MAX_FILE_BYTES, MAX_LINE_CHARS, USER_CONTEXT, LocalPaths, window
 from leafexplain.models import ErrorEvent, Raised
 from leafexplain.regex import lazy_regex
-from leafexplain.safeio import inside, read_regular, realpath
+from leafexplain.safeio import inside, open_resolved, read_regular, realpath
 
 MAX_FILES = 2_000  # .py files read per search at most
 MAX_SECONDS = 0.5  # a search stops there, hit or not (time.monotonic)
 MAX_RECORD_BYTES = 4_000_000  # torch's RECORD is about 2 MB
 MAX_METADATA_BYTES = 200_000
-MIN_RUN_WORDS = 3  # a shorter literal finds too much (`not found`)
+MIN_RUN_WORDS = 2  # with MIN_RUN_CHARS: `Singular matrix`, not `not found`
 MIN_RUN_CHARS = 12
 ISSUE_QUERY_WORDS = 12
 # Quoted values ('x', "x") end a run of words; a backticked name is the message's own (`Result::unwrap()`)
@@ -41,6 +42,10 @@ _TOP_NAME = lazy_regex(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEF = lazy_regex(r"\s*(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)")
 _GUARD = ("if ", "elif ", "assert ", "while ")
 _NOT_A_LIBRARY = {"builtins", "exceptions", "__main__"}
+# Between the words of a literal split over lines and joined ("a " "b"): quotes, backslashes, line breaks (as
+# locate/message.py's fragment_lines allows).
+_BETWEEN_WORDS = r"(?:[\s\"'\\]|\\n)+"
+_TESTS = lazy_regex(r"(?:^|/)(?:tests?/|conftest\.py$|test_[^/]*\.py$|[^/]*_test\.py$)")
 
 
 # --- the message's literal part ---------------------------------------------------------------------------------------
@@ -230,32 +235,69 @@ def searched_raised(
 def _search(
     site: str, files: list[str], runs: list[list[str]], deadline: float, budget: list[int]
 ) -> tuple[str, int, tuple[str, ...]] | None:
-    """(the file, the hit's line, its lines) of the first RECORD-listed file holding the longest run of words; else
-    of the first holding a shorter one."""
-    from leafexplain.locate.message import fragment_lines
-
-    # One word is never split between literals: the longest, looked for first, rules most files out at once.
-    wanted = [(" ".join(run), max(run, key=len).strip(".,:;!?")) for run in runs]
+    """(the file, the hit's line, its lines) of the first RECORD-listed file holding the longest run of words in a
+    string literal; else of the first holding a shorter one. A package's own tests are not where it raises."""
+    wanted = [_finder(run) for run in runs]
     base = realpath(site)
     best: tuple[int, tuple[str, int, tuple[str, ...]]] | None = None
     for name in files:
         if budget[0] <= 0 or time.monotonic() > deadline:
             break
+        if _TESTS.search(name):
+            continue
         budget[0] -= 1
         file = os.path.join(site, *name.split("/"))
         real = realpath(file)
         if not inside(real, base):
             continue  # a symlink out of site-packages
-        lines = read_lines(real)
-        text = "\n".join(lines) if lines else ""
-        for rank, (fragment, key) in enumerate(wanted[: best[0] if best else None]):
-            hits = fragment_lines(text, fragment) if key in text else []
-            if hits:
-                best = (rank, (file, hits[0], lines))  # type: ignore[assignment]
+        data = _source(real)
+        tried = [(rank, finder) for rank, (finder, key) in enumerate(wanted) if data and key in data]
+        text = data.decode("utf-8", "replace") if data and tried else ""
+        for rank, finder in tried:
+            if best and rank >= best[0]:
+                break
+            line = _literal_line(text, finder)
+            if line:
+                best = (rank, (file, line, tuple(row.rstrip("\r")[:MAX_LINE_CHARS] for row in text.split("\n"))))
                 break
         if best and best[0] == 0:
             break
     return best[1] if best else None
+
+
+def _finder(run: list[str]) -> tuple[re.Pattern[str], bytes]:
+    """The run's words as a regex that allows a literal split between them, and the one word a file must hold.
+
+    The run's last word goes without its stop: a colon before a value (`at all: /x`) may be the caller's. One word
+    is never split between literals: the longest, looked for in the file's bytes first, rules most files out
+    before any is decoded."""
+    words = [*run[:-1], run[-1].rstrip(".,:;!?")]
+    return re.compile(_BETWEEN_WORDS.join(map(re.escape, words))), max(words, key=len).strip(".,:;!?").encode()
+
+
+def _source(real: str) -> bytes | None:
+    """A `.py` file's bytes (resolved and checked by the caller, opened following nothing), or None when it is
+    missing, too big or not text."""
+    try:
+        with open_resolved(real, max_bytes=MAX_FILE_BYTES) as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except (OSError, ValueError):
+        return None
+    return None if len(data) > MAX_FILE_BYTES or b"\0" in data[:8192] else data
+
+
+def _literal_line(text: str, finder: re.Pattern[str]) -> int | None:
+    """The line where `finder` first matches inside a string literal: a quote before it on its line, not in a
+    comment, nor in a triple-quoted string (a docstring's prose, and the messages its examples show)."""
+    for found in finder.finditer(text):
+        line_start = text.rfind("\n", 0, found.start()) + 1
+        before = text[line_start : found.start()]
+        if ('"' not in before and "'" not in before) or before.lstrip().startswith("#"):
+            continue
+        head = text[: found.start()]
+        if head.count('"""') % 2 == 0 and head.count("'''") % 2 == 0:
+            return text.count("\n", 0, found.start()) + 1
+    return None
 
 
 def _raised(event: ErrorEvent, site: str, info: str, hit: tuple[str, int, tuple[str, ...]]) -> Raised:
@@ -306,8 +348,8 @@ def python_function(lines: tuple[str, ...], line: int) -> tuple[str | None, str 
     depth = _indent(lines[line - 1])
     for n in range(line - 1, 0, -1):
         text = lines[n - 1]
-        if not text.strip() or _indent(text) >= depth:
-            continue
+        if not text.strip() or _indent(text) >= depth or text.lstrip().startswith((")", "]", "}")):
+            continue  # deeper, or the closing bracket of a signature over several lines
         depth = _indent(text)
         found = _DEF.match(text)
         if found:
