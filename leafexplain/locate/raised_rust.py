@@ -63,16 +63,17 @@ def _place_of(frame: Frame) -> _Place | None:
     if ".." in path.split("/"):
         return None
     at = frame.line, frame.column
-    if m := _REGISTRY.search(path):
+    # Each regex only where its words are (a regex is compiled at its first use): most panics are the user's.
+    if "registry/src/" in path and (m := _REGISTRY.search(path)):
         return _Place("registry", m.group(2), m.group(3), m.group(4), *at, m.group(1), path)
-    if m := _CHECKOUT.search(path):
+    if "git/checkouts/" in path and (m := _CHECKOUT.search(path)):
         name, commit, rel = m.group(1), m.group(3), m.group(4)
         parts = rel.split("/")
         crate = parts[parts.index("src") - 1] if "src" in parts[1:] else name
         return _Place("checkout", crate, commit, rel, *at, f"{name}-{m.group(2)}", path)
-    if m := _RUSTC.search(path):
+    if "rustc/" in path and (m := _RUSTC.search(path)):
         return _Place("std", "Rust std", m.group(1), m.group(2), *at, given=path)
-    if m := _RUST_SRC.search(path):
+    if "rustlib/src/" in path and (m := _RUST_SRC.search(path)):
         return _Place("std", "Rust std", "", m.group(1), *at, given=path)
     return None
 

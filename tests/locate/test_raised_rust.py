@@ -326,6 +326,22 @@ def test_rust_std_at_the_pasted_commit_from_a_toolchain_of_that_commit(machine: 
     assert raised.url == f"https://github.com/rust-lang/rust/blob/{RUSTC_SHA}/library/core/src/cell.rs#L8"
 
 
+def test_rust_std_from_a_rust_src_path_here(machine: Machine, opened: list[str]) -> None:
+    """A std built from rust-src (`-Zbuild-std`) names its files there: read where they are, linked at the commit
+    the toolchain's version names."""
+    sysroot = machine.toolchain("nightly-x86_64-unknown-linux-gnu", "1.97.0-nightly (0a1b2c3d4 2026-06-01)", {})
+    cell = write(sysroot / "lib/rustlib/src/rust/library/core/src/cell.rs", CELL_RS)
+    raised = rust_raised(panic_at(f"{cell}:8:23", "already borrowed: BorrowMutError"), machine.paths)
+    assert raised is not None and raised.path == str(cell) and raised.function == "borrow_mut"
+    assert raised.version == "1.97.0-nightly (0a1b2c3d4 2026-06-01)"
+    assert raised.url == "https://github.com/rust-lang/rust/blob/0a1b2c3d4/library/core/src/cell.rs#L8"
+    # A rust-src path that is no toolchain's here is never opened: what the path says, and no commit to link.
+    elsewhere = write(machine.tmp / "x" / "lib/rustlib/src/rust/library/core/src/cell.rs", CELL_RS)
+    raised = rust_raised(panic_at(f"{elsewhere}:8:23", "already borrowed: BorrowMutError"), machine.paths)
+    assert raised is not None and raised.path is None and raised.url is None and raised.library == "Rust std"
+    assert set(opened) == {str(cell)}  # (its stamp, then its lines)
+
+
 def test_the_backtrace_of_a_real_run_past_the_panic_machinery(machine: Machine) -> None:
     """A backtrace with no place of its own: its innermost frame that is not the panic's way to the hook."""
     event = events_in(BACKTRACE.read_text(encoding="utf-8"))[0]
