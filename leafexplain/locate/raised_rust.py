@@ -69,7 +69,8 @@ def _place_of(frame: Frame) -> _Place | None:
     if "git/checkouts/" in path and (m := _CHECKOUT.search(path)):
         name, commit, rel = m.group(1), m.group(3), m.group(4)
         parts = rel.split("/")
-        crate = parts[parts.index("src") - 1] if "src" in parts[1:] else name
+        at_src = parts.index("src") if "src" in parts else 0
+        crate = parts[at_src - 1] if at_src > 0 else name  # `crates/cubecl-wgpu/src/…`; `src/…` is the checkout's
         return _Place("checkout", crate, commit, rel, *at, f"{name}-{m.group(2)}", path)
     if "rustc/" in path and (m := _RUSTC.search(path)):
         return _Place("std", "Rust std", m.group(1), m.group(2), *at, given=path)
@@ -169,25 +170,25 @@ def _release(version: str) -> tuple[int, ...]:
     return tuple(int(n) if n.isdigit() else 0 for n in version.split("-")[0].split("+")[0].split("."))
 
 
-def known_layout(crate: str) -> tuple[str, str, str] | None:
-    """(repository, tag, folder) of the crates the project knows, their version as `{version}`: burn and cubecl
-    tag `v{version}` and keep their crates in `crates/` (burn before 0.13 at the top), serde `v{version}` with a
-    folder per crate, serde_json at the top, tokio `{crate}-{version}`, wgpu `v{version}` and its crates
-    `{crate}-v{version}`, each in its own folder (read at their tags)."""
+def known_layout(crate: str, version: str) -> tuple[str, str, str] | None:
+    """(repository, tag, folder) of a version of the crates the project knows (each tag read in its repository):
+    burn and cubecl tag `v{version}` and keep their crates in `crates/` (burn's were at the top before 0.13),
+    serde tags `v{version}` with a folder per crate, serde_json at the top, tokio `{crate}-{version}`, wgpu
+    `v{version}` and its other crates `{crate}-v{version}`, each in its own folder."""
     if crate == "burn" or crate.startswith("burn-"):
-        return "tracel-ai/burn", "v{version}", "crates/" + crate + "/"
+        return "tracel-ai/burn", f"v{version}", f"{crate}/" if _release(version) < (0, 13) else f"crates/{crate}/"
     if crate == "cubecl" or crate.startswith("cubecl-"):
-        return "tracel-ai/cubecl", "v{version}", "crates/" + crate + "/"
+        return "tracel-ai/cubecl", f"v{version}", f"crates/{crate}/"
     if crate in ("serde", "serde_derive", "serde_core"):
-        return "serde-rs/serde", "v{version}", crate + "/"
+        return "serde-rs/serde", f"v{version}", f"{crate}/"
     if crate == "serde_json":
-        return "serde-rs/json", "v{version}", ""
+        return "serde-rs/json", f"v{version}", ""
     if crate in ("tokio", "tokio-util", "tokio-macros", "tokio-stream", "tokio-test"):
-        return "tokio-rs/tokio", crate + "-{version}", crate + "/"
+        return "tokio-rs/tokio", f"{crate}-{version}", f"{crate}/"
     if crate == "wgpu":
-        return "gfx-rs/wgpu", "v{version}", "wgpu/"
+        return "gfx-rs/wgpu", f"v{version}", "wgpu/"
     if crate in ("wgpu-core", "wgpu-hal", "wgpu-types"):
-        return "gfx-rs/wgpu", crate + "-v{version}", crate + "/"
+        return "gfx-rs/wgpu", f"{crate}-v{version}", f"{crate}/"
     return None
 
 
@@ -210,14 +211,14 @@ def _crate_links(
     place: _Place, crate: str, version: str, repository: str | None, vcs: tuple[str, str] | None
 ) -> tuple[str | None, str | None, str | None]:
     """(url, url_note, repository) of a registry crate's raising line."""
-    layout = known_layout(crate)
+    layout = known_layout(crate, version)
+    declared = github_repo(repository)
+    if layout is not None and declared not in (None, layout[0]):
+        layout = None  # a crate named like burn's (`burn-kan`) from another repository
     if layout is not None and version == place.version:
         repo, tag, folder = layout
-        if crate.startswith("burn") and _release(version) < (0, 13):
-            folder = crate + "/"  # burn's crates moved into crates/ at 0.13
-        url = f"{GITHUB}/{repo}/blob/{tag.format(version=version)}/{folder}{place.rel}"
-        return _anchor(url, place.line), None, repo
-    repo = layout[0] if layout else github_repo(repository)
+        return _anchor(f"{GITHUB}/{repo}/blob/{tag}/{folder}{place.rel}", place.line), None, repo
+    repo = layout[0] if layout else declared
     if repo and vcs:
         sha, folder = vcs
         folder = f"{folder.strip('/')}/" if folder.strip("/") else ""

@@ -155,6 +155,8 @@ def _top_level(info: str) -> list[str]:
 def _owner(site: str, top: str, deadline: float) -> tuple[str, list[str]] | None:
     """(the dist-info folder, the `.py` files of `top` its RECORD lists) of the distribution that owns `top`: the
     one named like it, then one whose top_level.txt names it, then any whose RECORD lists it (bounded in time)."""
+    if not (os.path.isdir(os.path.join(site, top)) or os.path.isfile(os.path.join(site, top + ".py"))):
+        return None  # not installed in this site-packages: no RECORD to read
     infos = _dist_infos(site)
     named = [i for i in infos if _normal(i.split("-", 1)[0]) == _normal(top)]
     listed = [i for i in infos if i not in named and top in _top_level(os.path.join(site, i))]
@@ -162,13 +164,20 @@ def _owner(site: str, top: str, deadline: float) -> tuple[str, list[str]] | None
         if time.monotonic() > deadline:
             return None
         record = _small_file(os.path.join(site, info, "RECORD"), MAX_RECORD_BYTES)
-        if record is None or (top + "/") not in record:
+        if record is None or (top + "/" not in record and top + ".py," not in record):
             continue
         files = [row.split(",", 1)[0] for row in record.splitlines()]
-        files = [f for f in files if f.startswith(top + "/") and f.endswith(".py") and ".." not in f.split("/")]
+        files = [f for f in files if _of_package(f, top)]
         if files:
             return info, files
     return None
+
+
+def _of_package(file: str, top: str) -> bool:
+    """A RECORD row's file is one of the package's `.py` files (or its one module), with no `..` out of the site."""
+    return (file == top + ".py" or (file.startswith(top + "/") and file.endswith(".py"))) and ".." not in file.split(
+        "/"
+    )
 
 
 def _distribution(site: str, info: str) -> tuple[str, str | None, str | None]:
@@ -361,7 +370,7 @@ def python_function(lines: tuple[str, ...], line: int) -> tuple[str | None, str 
 
 def _docstring(lines: tuple[str, ...], def_line: int) -> str | None:
     n = def_line
-    while n <= len(lines) and not lines[n - 1].rstrip().endswith(":"):  # a signature over several lines
+    while n <= len(lines) and not lines[n - 1].split("#", 1)[0].rstrip().endswith(":"):  # a signature over lines
         n += 1
     body = [text.strip() for text in lines[n : n + 60]]
     first = next((i for i, text in enumerate(body) if text), None)

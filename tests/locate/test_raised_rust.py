@@ -229,7 +229,7 @@ def test_the_known_crates_link_their_tag_and_folder(machine: Machine, crate: str
     place = f"/home/ci/.cargo/registry/src/{INDEX}/{crate}-{version}/src/lib.rs:7:5"
     raised = rust_raised(panic_at(place, "the value is out of its range entirely"), machine.paths)
     assert raised is not None and raised.url == url and raised.url_note is None
-    assert known_layout("left-pad") is None
+    assert known_layout("left-pad", "1.0.0") is None
 
 
 def test_an_unknown_crate_links_its_repository_by_its_vcs_info_else_its_tag_saying_so(machine: Machine) -> None:
@@ -255,6 +255,16 @@ def test_an_unknown_crate_links_its_repository_by_its_vcs_info_else_its_tag_sayi
     raised = rust_raised(event, machine.paths)
     assert raised is not None and raised.url is None and raised.issues_url is None
     assert raised.docs_url == "https://docs.rs/crate/widgets/2.1.0/source/src/spin.rs#2"
+
+
+def test_a_crate_named_like_a_known_one_from_another_repository_is_linked_there(machine: Machine) -> None:
+    toml = '[package]\nname = "burn-kan"\nversion = "0.3.0"\nrepository = "https://github.com/someone/burn-kan"\n'
+    folder = machine.crate(
+        "burn-kan", "0.3.0", {"src/lib.rs": 'fn f() {\n    panic!("the spline grid is empty");\n}\n'}, toml
+    )
+    raised = rust_raised(panic_at(f"{folder}/src/lib.rs:2:5", "the spline grid is empty"), machine.paths)
+    assert raised is not None and raised.url == "https://github.com/someone/burn-kan/tree/v0.3.0"
+    assert raised.issues_url == "https://github.com/someone/burn-kan/issues?q=the+spline+grid+is+empty"
 
 
 def test_a_version_the_workspace_gives_falls_back_to_the_folder_name(machine: Machine) -> None:

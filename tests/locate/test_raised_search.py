@@ -222,3 +222,12 @@ def test_python_function_reads_the_enclosing_def_and_its_docstrings_first_paragr
     assert python_function(lines, 3) == (None, None)
     one_line = ("class A:", "    def f(self):", "    \t'''Do it.'''", "        raise ValueError('x')")
     assert python_function(one_line, 4) == ("f", "Do it.")
+
+
+def test_a_one_module_distribution_is_searched_too(tmp_path: Path, paths: LocalPaths) -> None:
+    site = tmp_path.resolve() / "site-packages"
+    write(site / "widget.py", 'def spin():\n    """Spin."""\n    raise WidgetError("the widget refused to spin up")\n')
+    write(site / "widget-1.0.dist-info" / "RECORD", "widget.py,sha256=x,1\nwidget-1.0.dist-info/RECORD,,\n")
+    raised = searched_raised(bare("widget.WidgetError: the widget refused to spin up"), paths, sites=[str(site)])
+    assert raised is not None and (raised.library, raised.version, raised.line) == ("widget", "1.0", 3)
+    assert (raised.function, raised.docstring, raised.issues_url) == ("spin", "Spin.", None)
