@@ -4,6 +4,7 @@ machine's own rust-src when it has one), pastes from other machines, and paths t
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -16,10 +17,11 @@ from leafexplain.locate.raised import raised_at
 from leafexplain.locate.raised_rust import known_layout, rust_raised
 from leafexplain.locate.rust import forget_listings
 from leafexplain.models import ErrorEvent
-from tests.conftest import OUTPUTS
+from tests.conftest import CORPUS, OUTPUTS
 
 INDEX = "index.crates.io-1949cf8c6b5b557f"
 # Real panic output (burn-nn's dropout check, rustc 1.95): the template every panic here is written from.
+SCENARIOS = CORPUS / "scenarios"
 DROPOUT = OUTPUTS / "records" / "burn" / "dropout-probability-should-be-between-0-and-1-but.txt"
 DROPOUT_PLACE = f"/home/user/.cargo/registry/src/{INDEX}/burn-nn-0.20.1/src/modules/dropout.rs:34:13"
 DROPOUT_MESSAGE = "Dropout probability should be between 0 and 1, but got 10"
@@ -274,6 +276,30 @@ def test_a_version_the_workspace_gives_falls_back_to_the_folder_name(machine: Ma
     )
     raised = rust_raised(panic_at(f"{folder}/src/modules/dropout.rs:34:5", DROPOUT_MESSAGE), machine.paths)
     assert raised is not None and raised.version == "0.20.1" and raised.line == 34 and raised.lines
+
+
+def test_a_real_run_raising_in_a_registry_crate(machine: Machine) -> None:
+    """`cargo run` of a program whose panic is raised in a crate laid in a registry's folder (tools/make_corpus.py,
+    registry_outputs), with and without a backtrace: the run's machine is not this one, its crate version is here."""
+    shutil.copytree(SCENARIOS / "registry" / "gadgets-0.3.1", machine.registry / "gadgets-0.3.1")
+    lib = machine.registry / "gadgets-0.3.1" / "src" / "lib.rs"
+    for name in ("cargo-run-registry-crate.txt", "cargo-run-registry-crate-backtrace.txt"):
+        event = events_in((OUTPUTS / "rust" / name).read_text(encoding="utf-8"))[0]
+        for seen in (event, event._replace(location=None)):  # the backtrace's frames alone say it too
+            raised = rust_raised(seen, machine.paths)
+            if seen.location is None and not seen.frames:
+                assert raised is None
+                continue
+            assert raised is not None, name
+            assert (raised.library, raised.version, raised.path, raised.line) == ("gadgets", "0.3.1", str(lib), 18)
+            assert raised.lines[3].strip().startswith('panic!("a gadget needs at least two gears')
+            assert (raised.function, raised.condition) == ("ratio", "if self.teeth.len() < 2")
+            assert raised.docstring == "The ratio of the first gear to the last."
+            assert raised.url == "https://github.com/leafexplain-tests/gadgets/tree/v0.3.1"
+            assert raised.docs_url == "https://docs.rs/crate/gadgets/0.3.1/source/src/lib.rs#18"
+            assert raised.issues_url == (
+                "https://github.com/leafexplain-tests/gadgets/issues?q=a+gadget+needs+at+least+two+gears+it+has"
+            )
 
 
 # --- a git checkout --------------------------------------------------------------------------------------------------
