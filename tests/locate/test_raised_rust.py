@@ -485,3 +485,45 @@ def test_a_file_shorter_than_the_panics_line_is_said_to_have_changed(machine: Ma
 def test_a_panic_in_your_own_code_is_no_crates(machine: Machine) -> None:
     event = panic_at("src/main.rs:4:5", "called `Option::unwrap()` on a `None` value")
     assert rust_raised(event, machine.paths) is None
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "function", "doc", "condition"),
+    [
+        (
+            "/// Checks the shape.\n///\n/// More.\n#[track_caller]\n#[inline]\n"
+            "pub(crate) const unsafe fn check(n: usize) {\n"
+            '    assert!(n > 0, "the shape is empty");\n}\n',
+            7,
+            "check",
+            "Checks the shape.",
+            'assert!(n > 0, "the shape is empty");',
+        ),
+        (
+            "impl Queue {\n    pub async fn pop(&mut self) -> Item {\n"
+            "        if self.open {\n            wait().await\n"
+            "        } else if self.items.is_empty() {\n            // closed and drained\n"
+            '            panic!("pop from a closed queue");\n        }\n    }\n}\n',
+            7,
+            "pop",
+            None,
+            "} else if self.items.is_empty()",
+        ),
+        (
+            'fn run() -> Result<()> {\n    let x = load()?;\n    ensure!(x.ok(), "the load failed");\n    Ok(())\n}\n',
+            3,
+            "run",
+            None,
+            'ensure!(x.ok(), "the load failed");',
+        ),
+        ('static TABLE: [u8; 2] = [1, 2];\nconst _: () = panic!("never at all");\n', 2, None, None, None),
+    ],
+    ids=["assert-attributes", "else-if-async", "ensure", "no-fn"],
+)
+def test_the_fn_its_doc_comment_and_the_guard_are_read_from_the_source(
+    machine: Machine, source: str, line: int, function: str | None, doc: str | None, condition: str | None
+) -> None:
+    folder = machine.crate("shapes", "1.0.0", {"src/lib.rs": source})
+    raised = rust_raised(panic_at(f"{folder}/src/lib.rs:{line}:5", "the shape is empty"), machine.paths)
+    assert raised is not None and raised.line == line and raised.lines
+    assert (raised.function, raised.docstring, raised.condition) == (function, doc, condition)
