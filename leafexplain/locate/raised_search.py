@@ -4,13 +4,13 @@ searched for, bounded in files and time.
 The library is named by the text itself: a qualified class (`sklearn.exceptions.NotFittedError`: the top
 package, `sklearn`) or a `site-packages/<pkg>/` path in the message. It is looked for in this interpreter's
 site-packages, owned by a `*.dist-info` whose `RECORD` lists its files; only `.py` files that RECORD lists, inside
-that site-packages once resolved, are read (following no symlink: `files.read_lines`), at most `MAX_FILES` of
-them and for at most `MAX_SECONDS`. Nothing is imported or run. This runs only for a bare message nothing else
-located, so it is imported only then.
+that site-packages once resolved, are read (opened following no symlink, bounded in size, not binary), at most
+`MAX_FILES` of them and for at most `MAX_SECONDS`. Nothing is imported or run. The search runs only for a bare
+message nothing else located; the module costs a few lazy regexes to import.
 
 The message's literal part is also what a search of the library's issues asks for (`literal_runs`,
-`issues_search`, used by `raised_rust` too): the words of the message with its values (quoted strings,
-numbers, what brackets hold) left out.
+`issues_search`), and the test guarding a raise is read the same way in Rust and Python (`guard`): `raised_rust`
+uses them too.
 """
 
 from __future__ import annotations
