@@ -24,7 +24,7 @@ from leafexplain.libraries import GITHUB
 from leafexplain.locate.files import MAX_FILE_BYTES, MAX_LINE_CHARS, USER_CONTEXT, LocalPaths, window
 from leafexplain.models import ErrorEvent, Raised
 from leafexplain.regex import lazy_regex
-from leafexplain.safeio import inside, open_resolved, read_regular, realpath
+from leafexplain.safeio import open_resolved, read_regular, realpath
 
 MAX_FILES = 2_000  # .py files read per search at most
 MAX_SECONDS = 0.5  # a search stops there, hit or not (time.monotonic)
@@ -42,9 +42,9 @@ _TOP_NAME = lazy_regex(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEF = lazy_regex(r"\s*(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)")
 _GUARD = ("if ", "elif ", "assert ", "while ")
 _NOT_A_LIBRARY = {"builtins", "exceptions", "__main__"}
-# Between the words of a literal split over lines and joined ("a " "b"): quotes, backslashes, line breaks (as
-# locate/message.py's fragment_lines allows).
-_BETWEEN_WORDS = r"(?:[\s\"'\\]|\\n)+"
+# Between the words of a literal split over lines and joined ("a " f"b"): quotes, a string's prefix, backslashes,
+# line breaks (as locate/message.py's fragment_lines allows, and the prefixes of Python's strings).
+_BETWEEN_WORDS = r"(?:[\s\"'\\]|\\n|(?<=\s)[fFrRbBuU]{1,2}(?=[\"']))+"
 _TESTS = lazy_regex(r"(?:^|/)(?:tests?/|conftest\.py$|test_[^/]*\.py$|[^/]*_test\.py$)")
 
 
@@ -256,10 +256,9 @@ def _search(
             continue
         budget[0] -= 1
         file = os.path.join(site, *name.split("/"))
-        real = realpath(file)
-        if not inside(real, base):
-            continue  # a symlink out of site-packages
-        data = _source(real)
+        # Opened below the resolved site-packages following no symlink (a file or folder linked out of it is
+        # refused, never read): cheaper than resolving each of hundreds of paths first.
+        data = _source(os.path.join(base, *name.split("/")))
         tried = [(rank, finder) for rank, (finder, key) in enumerate(wanted) if data and key in data]
         text = data.decode("utf-8", "replace") if data and tried else ""
         for rank, finder in tried:
@@ -284,11 +283,11 @@ def _finder(run: list[str]) -> tuple[re.Pattern[str], bytes]:
     return re.compile(_BETWEEN_WORDS.join(map(re.escape, words))), max(words, key=len).strip(".,:;!?").encode()
 
 
-def _source(real: str) -> bytes | None:
-    """A `.py` file's bytes (resolved and checked by the caller, opened following nothing), or None when it is
-    missing, too big or not text."""
+def _source(path: str) -> bytes | None:
+    """A `.py` file's bytes, opened following no symlink in any part of `path`, or None when it is missing, too big,
+    not text, or a symlink is on the way."""
     try:
-        with open_resolved(real, max_bytes=MAX_FILE_BYTES) as handle:
+        with open_resolved(path, max_bytes=MAX_FILE_BYTES) as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except (OSError, ValueError):
         return None

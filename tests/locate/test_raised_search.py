@@ -159,8 +159,12 @@ def test_only_the_files_record_lists_inside_site_packages_are_read(tmp_path: Pat
         extra={"sklearn/unlisted.py": VALIDATION_PY},
     )
     (site / "sklearn" / "linked.py").symlink_to(outside)
-    assert searched_raised(bare(NOT_FITTED), paths, sites=[str(site)]) is None
-    assert opened == [str(site / "sklearn" / "exceptions.py")]
+    (site / "sklearn" / "folder").symlink_to(outside.parent)  # a folder linked out of site-packages
+    rows = (site / "scikit_learn-1.5.2.dist-info" / "RECORD").read_text() + "sklearn/folder/outside.py,,\n"
+    write(site / "scikit_learn-1.5.2.dist-info" / "RECORD", rows)
+    assert searched_raised(bare(NOT_FITTED), paths, sites=[str(site)]) is None  # what it holds was never read
+    assert str(outside) not in opened and str(site / "sklearn" / "unlisted.py") not in opened
+    assert all(path.startswith(str(site) + "/sklearn/") for path in opened)
 
 
 def test_the_search_is_bounded_in_files_and_time(tmp_path: Path, paths: LocalPaths, opened) -> None:
@@ -231,3 +235,63 @@ def test_a_one_module_distribution_is_searched_too(tmp_path: Path, paths: LocalP
     raised = searched_raised(bare("widget.WidgetError: the widget refused to spin up"), paths, sites=[str(site)])
     assert raised is not None and (raised.library, raised.version, raised.line) == ("widget", "1.0", 3)
     assert (raised.function, raised.docstring, raised.issues_url) == ("spin", "Spin.", None)
+
+
+def test_a_literal_joined_from_an_f_string_is_found(tmp_path: Path, paths: LocalPaths) -> None:
+    merge = (
+        "def validate(left_on, right_on):\n"
+        "    if not left_on:\n"
+        "        raise MergeError(\n"
+        '            "No common columns to perform merge on. "\n'
+        '            f"Merge options: left_on={left_on}, "\n'
+        '            f"right_on={right_on}"\n'
+        "        )\n"
+    )
+    site = fake_site(tmp_path, listed=[*LISTED, "sklearn/merge.py"], extra={"sklearn/merge.py": merge})
+    message = "sklearn.MergeError: No common columns to perform merge on. Merge options: left_on=None, right_on=None"
+    raised = searched_raised(bare(message), paths, sites=[str(site)])
+    assert raised is not None and raised.path == str(site / "sklearn" / "merge.py")
+    assert (raised.line, raised.function, raised.condition) == (4, "validate", "if not left_on:")
+
+
+# Real messages of real libraries, searched for in the ones installed beside leafexplain (skipped when one is not):
+# the file that raises each, as of scikit-learn 1.9, pandas 3.1, requests 2.34 and numpy 2.4.
+REAL = [
+    (NOT_FITTED, "scikit-learn", "sklearn/utils/validation.py"),
+    (
+        "pandas.errors.MergeError: No common columns to perform merge on. Merge options: left_on=None, "
+        "right_on=None, left_index=False, right_index=False",
+        "pandas",
+        "pandas/core/reshape/merge.py",
+    ),
+    (
+        "requests.exceptions.InvalidSchema: No connection adapters were found for 'htp://example.com'",
+        "requests",
+        "requests/sessions.py",
+    ),
+    (
+        "requests.exceptions.MissingSchema: Invalid URL 'example.com': No scheme supplied. Perhaps you meant "
+        "https://example.com?",
+        "requests",
+        "requests/models.py",
+    ),
+    ("numpy.linalg.LinAlgError: Singular matrix", "numpy", "numpy/linalg/_linalg.py"),
+]
+
+
+@pytest.mark.parametrize(("message", "distribution", "file"), REAL, ids=[r[2] for r in REAL])
+def test_real_libraries_installed_here(paths: LocalPaths, message: str, distribution: str, file: str) -> None:
+    from importlib import metadata
+    from importlib.util import find_spec
+
+    top = file.split("/")[0]
+    if find_spec(top) is None:
+        pytest.skip(f"{distribution} is not installed beside leafexplain (pip install {distribution})")
+    raised = searched_raised(bare(message), paths)
+    assert raised is not None and raised.path is not None and raised.line is not None
+    assert (raised.library, raised.version) == (distribution, metadata.version(distribution))
+    if not raised.path.endswith(file):
+        pytest.skip(f"{distribution} {raised.version} raises it elsewhere than {file}: {raised.path}")
+    shown = raised.lines[raised.line - raised.start]
+    assert any(word in shown for word in ("fit", "merge", "adapters", "scheme", "Singular"))
+    assert raised.issues_url is not None and raised.issues_url.startswith("https://github.com/")
