@@ -460,7 +460,7 @@ def test_symlinks_out_of_the_crate_are_not_followed(machine: Machine, opened: li
     assert not any(str(machine.tmp / "outside") in path for path in opened)
 
 
-def test_a_symlink_loop_a_huge_or_binary_file_shows_no_lines(machine: Machine) -> None:
+def test_a_symlink_loop_a_fifo_a_huge_or_binary_file_shows_no_lines(machine: Machine) -> None:
     folder = machine.crate(
         "serde_json",
         "1.0.120",
@@ -468,7 +468,8 @@ def test_a_symlink_loop_a_huge_or_binary_file_shows_no_lines(machine: Machine) -
         SERDE_JSON_TOML,
     )
     (folder / "src" / "loop.rs").symlink_to(folder / "src" / "loop.rs")
-    for name in ("huge", "binary", "loop"):
+    os.mkfifo(folder / "src" / "fifo.rs")  # opening it must not wait for a writer
+    for name in ("huge", "binary", "loop", "fifo"):
         raised = rust_raised(panic_at(f"{folder}/src/{name}.rs:3:1", INDEX_MESSAGE), machine.paths)
         assert raised is not None and raised.lines == () and raised.function is None, name
         assert raised.library == "serde_json" and raised.line == 3

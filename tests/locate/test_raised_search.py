@@ -3,6 +3,7 @@ RECORD (only the files it lists are read), the search's bounds in files and time
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -165,6 +166,14 @@ def test_only_the_files_record_lists_inside_site_packages_are_read(tmp_path: Pat
     assert searched_raised(bare(NOT_FITTED), paths, sites=[str(site)]) is None  # what it holds was never read
     assert str(outside) not in opened and str(site / "sklearn" / "unlisted.py") not in opened
     assert all(path.startswith(str(site) + "/sklearn/") for path in opened)
+
+
+def test_a_huge_a_binary_file_or_a_fifo_is_not_read(tmp_path: Path, paths: LocalPaths) -> None:
+    literal = '    raise NotFittedError("with appropriate arguments before using this estimator.")\n'
+    extra = {"sklearn/huge.py": "# padding\n" * 250_000 + literal, "sklearn/binary.py": "\0" + literal}
+    site = fake_site(tmp_path, listed=["sklearn/huge.py", "sklearn/binary.py", "sklearn/fifo.py"], extra=extra)
+    os.mkfifo(site / "sklearn" / "fifo.py")
+    assert searched_raised(bare(NOT_FITTED), paths, sites=[str(site)]) is None
 
 
 def test_the_search_is_bounded_in_files_and_time(tmp_path: Path, paths: LocalPaths, opened) -> None:
