@@ -229,6 +229,30 @@ def _crate_links(
     return None, None, None
 
 
+_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-")
+
+
+def _shell_word(text: str) -> str:
+    """`text` as one word of a POSIX shell (shlex.quote's rule, without importing it)."""
+    if text and all(c in _SHELL_SAFE for c in text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def new_command(url: str | None, repo: str | None, line: int | None, message: str) -> str | None:
+    """`leafexplain new` prefilled from the raising line's link (its repository, commit, path in the repository and
+    line) and the message, as the Python side writes it: a tag stands as `COMMIT_OF_<tag>`, for the author to fill
+    in with the commit it names (a record's commit is a full SHA). None without a link to a line."""
+    if not url or not repo or not line or "/blob/" not in url:
+        return None
+    ref, _, rest = url.split("/blob/", 1)[1].partition("/")
+    commit = ref if len(ref) == 40 and all(c in "0123456789abcdef" for c in ref) else f"COMMIT_OF_{ref}"
+    words = ["leafexplain new", f"--repo {_shell_word(repo)}", f"--commit {_shell_word(commit)}"]
+    words += [f"--path {_shell_word(rest.split('#', 1)[0])}", f"--line {line}"]
+    words.append(f"--message {_shell_word(message.strip().split(chr(10), 1)[0][:300])}")
+    return " ".join(words)
+
+
 # --- the lines -------------------------------------------------------------------------------------------------------
 
 
@@ -318,6 +342,7 @@ def _registry_raised(event: ErrorEvent, place: _Place, paths: LocalPaths) -> Rai
         url_note=note,
         issues_url=issues_search(repo, event.message),
         docs_url=docs,
+        new_command=new_command(url, repo, place.line, event.message),
         language="rust",
     )
     return _with_lines(raised._replace(path=found[1]), found[1], place) if found else raised
@@ -335,6 +360,7 @@ def _checkout_raised(event: ErrorEvent, place: _Place, paths: LocalPaths) -> Rai
         line=place.line,
         url=url,
         issues_url=issues_search(repo, event.message),
+        new_command=new_command(url, repo, place.line, event.message),
         language="rust",
     )
     return _with_lines(raised._replace(path=found[1]), found[1], place) if found else raised
@@ -361,6 +387,7 @@ def _std_raised(event: ErrorEvent, place: _Place, paths: LocalPaths) -> Raised:
         line=place.line,
         url=url,
         issues_url=issues_search(RUST_REPO, event.message),
+        new_command=new_command(url, RUST_REPO, place.line, event.message),
         language="rust",
     )
     return _with_lines(raised._replace(path=real), real, place) if real else raised

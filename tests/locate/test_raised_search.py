@@ -22,6 +22,7 @@ from leafexplain.locate.raised_search import (
     searched_raised,
 )
 from leafexplain.models import ErrorEvent
+from tests.locate.test_raised_rust import searches
 
 # scikit-learn's message, as a bare paste prints it; the files below are stand-ins written for these tests.
 NOT_FITTED = (
@@ -134,9 +135,11 @@ def test_the_named_librarys_source_gives_the_raising_lines(tmp_path: Path, paths
     assert raised.function == "check_is_fitted"
     assert raised.docstring == "Check whether the estimator is fitted."
     assert raised.condition == "if msg is None:"
-    assert raised.issues_url == (
-        "https://github.com/scikit-learn/scikit-learn/issues?q="
-        "This+KMeans+instance+is+not+fitted+yet+Call+with+appropriate+arguments+before"
+    assert searches(
+        raised.issues_url,
+        "scikit-learn/scikit-learn",
+        "This KMeans instance is not fitted yet Call with",
+        absent="'fit'",
     )
     # The docstring's example and the package's tests hold the words too: not where it raises, so the tests are
     # not even opened.
