@@ -224,7 +224,8 @@ def _crate_links(
         folder = f"{folder.strip('/')}/" if folder.strip("/") else ""
         return _anchor(f"{GITHUB}/{repo}/blob/{sha}/{folder}{place.rel}", place.line), None, repo
     if repo:
-        note = f"Where {place.rel} sits in {repo} is not known: the link is to the tag v{version}."
+        # Worded as raised_python's note for a distribution whose layout is not known.
+        note = f"where {place.rel} lies in {repo} is not known here; the link is the tag v{version}, its usual name"
         return f"{GITHUB}/{repo}/tree/v{version}", note, repo
     return None, None, None
 

@@ -262,7 +262,9 @@ def test_an_unknown_crate_links_its_repository_by_its_vcs_info_else_its_tag_sayi
     event = panic_at(f"{folder}/src/spin.rs:2:5", "the widget spun out of its bearing")
     raised = rust_raised(event, machine.paths)
     assert raised is not None and raised.url == "https://github.com/acme/widgets/tree/v2.1.0"
-    assert raised.url_note == "Where src/spin.rs sits in acme/widgets is not known: the link is to the tag v2.1.0."
+    assert raised.url_note == (
+        "where src/spin.rs lies in acme/widgets is not known here; the link is the tag v2.1.0, its usual name"
+    )
     assert searches(raised.issues_url, "acme/widgets", "the widget spun out of its bearing")
     assert raised.new_command is None  # no line to point at
     assert raised.function == "spin" and raised.docstring is None and raised.condition is None
