@@ -336,19 +336,30 @@ def _indent(line: str) -> int:
 
 
 def guard(lines: tuple[str, ...], line: int, start: int, openers: tuple[str, ...]) -> str | None:
-    """The test guarding line `line` among the lines shown (from `start`): the nearest line above, less indented,
-    that opens with one of `openers`; or the line itself when it does."""
+    """The test guarding line `line` among the lines shown (from `start`): the line itself when it opens with one
+    of `openers` (an `assert`), else the nearest line above, less indented and no comment, that does, through the
+    statements it is inside (`msg = (` of a message built before its raise). Without its block's `:` or `{` and
+    a comment after it, as raised_python writes it."""
     own = lines[line - 1].strip()
     if own.startswith(openers):
         return own
     depth = _indent(lines[line - 1])
     for n in range(line - 1, start - 1, -1):
-        text = lines[n - 1]
-        if text.strip() and _indent(text) < depth:
-            if text.strip().startswith(openers):
-                return text.strip().removesuffix("{").strip()
-            depth = _indent(text)
+        text = lines[n - 1].strip()
+        if not text or text.startswith(("#", "//")) or _indent(lines[n - 1]) >= depth:
+            continue
+        if text.startswith(openers):
+            return _test_of(text)
+        depth = _indent(lines[n - 1])
     return None
+
+
+def _test_of(header: str) -> str:
+    """`if x:  # why` -> `if x`; `} else if y {` -> `} else if y`."""
+    for mark in (" #", " //"):
+        if mark in header:
+            header = header[: header.rindex(mark)].rstrip()
+    return header.removesuffix(":").removesuffix("{").strip()
 
 
 def python_function(lines: tuple[str, ...], line: int) -> tuple[str | None, str | None]:
