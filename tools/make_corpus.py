@@ -263,6 +263,28 @@ def fatal_outputs() -> dict[str, str]:
     }
 
 
+def registry_outputs() -> dict[str, str]:
+    """A panic raised in a crate of cargo's registry, as `cargo run` prints it without and with a backtrace: the
+    stand-in crate gadgets-0.3.1 laid where cargo keeps a registry crate (the registry cannot be reached here),
+    a path dependency of the program, so that rustc prints its registry path."""
+    work = WORK / "registry"
+    shutil.rmtree(work, ignore_errors=True)
+    crate = work / ".cargo" / "registry" / "src" / REGISTRY.rsplit("/", 1)[-1] / "gadgets-0.3.1"
+    shutil.copytree(SCENARIOS / "registry" / "gadgets-0.3.1", crate)
+    shutil.copytree(SCENARIOS / "registry" / "app", work / "app")
+    with (work / "app" / "Cargo.toml").open("a", encoding="utf-8") as manifest:
+        manifest.write(f'\n[dependencies]\ngadgets = {{ path = "{crate}" }}\n')
+    target = {"CARGO_TARGET_DIR": str(WORK / "registry-target")}
+    cargo = ["cargo", "--offline"]
+    run([*cargo, "build", "--quiet"], work / "app", target)
+    return {
+        "rust/cargo-run-registry-crate.txt": run([*cargo, "run", "--", "12"], work / "app", target),
+        "rust/cargo-run-registry-crate-backtrace.txt": run(
+            [*cargo, "run", "--", "12"], work / "app", {**target, "RUST_BACKTRACE": "1"}
+        ),
+    }
+
+
 # --- derived from real runs ----------------------------------------------------------------
 
 
@@ -355,6 +377,7 @@ def main() -> None:
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
     real = {**cargo_outputs(), **rustc_outputs(), **python_outputs(), **ipython_outputs(), **fatal_outputs()}
+    real |= registry_outputs()
     everything = {**real, **derived(real), **record_program_outputs(), **burn_outputs()}
     for name, text in sorted(everything.items()):
         if args.only in name:

@@ -90,10 +90,20 @@ def _rustc_sysroot(rustc: str, cwd: str) -> str | None:
     return out if done.returncode == 0 and out else None
 
 
-def rust_std(rel: str, frames: list[Frame], paths: LocalPaths) -> Found | None:
+def _rustc(paths: LocalPaths) -> str | None:
     import shutil
 
-    rustc = shutil.which("rustc", path=paths.search_path) if paths.rustc_on_path else None
+    return shutil.which("rustc", path=paths.search_path) if paths.rustc_on_path else None
+
+
+def rust_sources(paths: LocalPaths) -> tuple[tuple[str, str | None, str | None], ...]:
+    """(the rust-src folder, its rustc version, the commit prefix that version names) of every toolchain here."""
+    found = _rust_sources(paths.rustup_home, paths.system_rust_src, _rustc(paths))
+    return tuple((s.root, s.version, s.commit_prefix) for s in found)
+
+
+def rust_std(rel: str, frames: list[Frame], paths: LocalPaths) -> Found | None:
+    rustc = _rustc(paths)
     sources = _rust_sources(paths.rustup_home, paths.system_rust_src, rustc)
     if not sources:
         return None
