@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -14,6 +15,7 @@ from tests.conftest import Isolated
 
 pytest.importorskip("IPython", reason="the IPython extension's tests need IPython (the `jupyter` extra)")
 
+KERNEL = "leafexplain-test"
 JSON_LINK = "https://github.com/python/cpython/blob/"
 JSON_MATCH = 'the Python record "Expecting value: line … column … (char …)"'
 JSON_ERROR = 'import json\njson.loads("")'
@@ -27,12 +29,21 @@ BREAK_IT = "import leafexplain.integrations.hook as hook\nhook.live_report = lam
 
 @pytest.fixture(scope="module")
 def notebook(tmp_path_factory: pytest.TempPathFactory) -> list[list[dict[str, Any]]]:
-    """Each cell's outputs, the notebook run from the first cell to the last by the python3 kernel of this
-    Python (jupyter_client starts `sys.executable` for it), as a user of their own."""
+    """Each cell's outputs, the notebook run from the first cell to the last by an IPython kernel of this very
+    Python (a kernel spec of its own naming `sys.executable`: no other `python3` kernel installed here is
+    used), as a user of their own."""
     nbformat = pytest.importorskip("nbformat", reason="the notebook test needs nbformat (the `jupyter` extra)")
     nbclient = pytest.importorskip("nbclient", reason="the notebook test needs nbclient (the `jupyter` extra)")
     pytest.importorskip("ipykernel", reason="the notebook test needs ipykernel (the `jupyter` extra)")
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+
     tmp = tmp_path_factory.mktemp("notebook")
+    spec = tmp / "kernels" / KERNEL
+    spec.mkdir(parents=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": KERNEL, "language": "python"}))
+    kernel = KernelManager(kernel_name=KERNEL, kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec.parent)]))
     cells = [
         "%load_ext leafexplain",
         "print('fine')",
@@ -42,9 +53,10 @@ def notebook(tmp_path_factory: pytest.TempPathFactory) -> list[list[dict[str, An
         BREAK_IT,
         JSON_ERROR,
         "print('still fine')",
+        "import sys; print(sys.executable)",
     ]
     book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
-    client = nbclient.NotebookClient(book, kernel_name="python3", timeout=180, allow_errors=True)
+    client = nbclient.NotebookClient(book, km=kernel, timeout=180, allow_errors=True)
     client.execute(cwd=str(tmp), env=Isolated(tmp).environ)
     return [cell["outputs"] for cell in book.cells]
 
@@ -70,6 +82,7 @@ def test_a_failing_cell_shows_its_traceback_then_the_explanation(notebook: list[
     assert "&quot;Expecting value: line … column … (char …)&quot;" in html, "the record's words, escaped"
     assert f"matched: {JSON_MATCH}, exact wording" in plain, "the plain default view, for exported notebooks"
     assert JSON_LINK in plain and "\x1b" not in plain
+    assert [o.get("text") for o in notebook[8]] == [sys.executable + "\n"], "the kernel is this Python"
     assert notebook[0] == [] and [o.get("text") for o in notebook[1]] == ["fine\n"], "no cost, no output, until then"
 
 
