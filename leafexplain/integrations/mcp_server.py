@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError  # its text reaches the agent (any other: a crash, not said)
+from mcp.types import ToolAnnotations
 
 from leafexplain import render, session
 from leafexplain.env import Environment
@@ -36,6 +37,9 @@ INSTRUCTIONS = (
     " record in full by its id or slug; `search` finds records by words."
 )
 SEARCH_LIMIT = 10
+# Every tool only reads (the text given, the records, this machine's files) and never goes online: an agent may
+# call them without asking its user each time.
+READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
 
 def _written(write: Callable[[Environment], None]) -> str:
@@ -59,7 +63,7 @@ def build_server(extra: Sequence[str] = (), *, bundled: bool = True) -> MCPServe
             loaded.append(session.load_matcher(extra, bundled=bundled, told=told))
         return loaded[0]
 
-    @server.tool(structured_output=False)
+    @server.tool(annotations=READ_ONLY, structured_output=False)
     def explain(text: str, source: bool = True) -> str:
         """Explain every Rust panic, rustc error and Python traceback in `text` (the output of a failing run).
 
@@ -74,7 +78,7 @@ def build_server(extra: Sequence[str] = (), *, bundled: bool = True) -> MCPServe
         report = session.explain_request(asked)
         return render.to_text(report, json_style)
 
-    @server.tool(structured_output=False)
+    @server.tool(annotations=READ_ONLY, structured_output=False)
     def show(key: str) -> str:
         """One record in full, by its id (16 hex digits) or its slug: `leafexplain show --format json`'s document."""
         catalog = matcher().catalog
@@ -87,7 +91,7 @@ def build_server(extra: Sequence[str] = (), *, bundled: bool = True) -> MCPServe
         record = catalog.record(found[0])
         return _written(lambda env: render.write_record(record, env, json_style))
 
-    @server.tool(structured_output=False)
+    @server.tool(annotations=READ_ONLY, structured_output=False)
     def search(query: str, limit: int = SEARCH_LIMIT) -> str:
         """The records relevant to the words of `query` (in messages, slugs, tags and repositories), best first,
         at most `limit`: the document of `leafexplain search --format json` (an empty list when none is)."""

@@ -34,7 +34,9 @@ def session_answers(tmp: Path, calls: list[tuple[str, dict[str, Any]]]) -> tuple
         with anyio.fail_after(120), (tmp / "server-stderr.txt").open("w") as errlog:
             async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as client:
                 await client.initialize()
-                tools.update(tool.name for tool in (await client.list_tools()).tools)
+                listed = (await client.list_tools()).tools
+                assert all(tool.annotations and tool.annotations.read_only_hint for tool in listed), "read only"
+                tools.update(tool.name for tool in listed)
                 for name, arguments in calls:
                     answers.append(await client.call_tool(name, arguments))
 
