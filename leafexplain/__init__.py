@@ -2,7 +2,7 @@
 
 from leafexplain.version import __version__
 
-__all__ = ["__version__", "install"]
+__all__ = ["__version__", "install", "load_ipython_extension", "unload_ipython_extension"]
 
 
 def install() -> None:
@@ -10,3 +10,18 @@ def install() -> None:
     from leafexplain.integrations.hook import install as _install
 
     _install()
+
+
+def load_ipython_extension(ip: object) -> None:
+    """`%load_ext leafexplain`: explain each failing cell under its traceback, and add `%explain` (the extension
+    is imported only when IPython loads it: integrations/ipython.py)."""
+    from leafexplain.integrations.ipython import load_ipython_extension as _load
+
+    _load(ip)
+
+
+def unload_ipython_extension(ip: object) -> None:
+    """`%unload_ext leafexplain`: stop explaining."""
+    from leafexplain.integrations.ipython import unload_ipython_extension as _unload
+
+    _unload(ip)

@@ -335,6 +335,14 @@ def update(
     )
 
 
+@app.command(**declared("mcp"), epilog="Example: pip install 'leafexplain[mcp]'  ·  leafexplain mcp (docs/mcp.md)")
+@shared(*RECORDS)
+def mcp(*, opts: Options) -> None:
+    from leafexplain.cli.mcp import run_mcp
+
+    raise typer.Exit(run_mcp(_env(), opts.records, bundled=not opts.no_bundled))
+
+
 app.add_typer(completion_app, **declared("completion"))  # `completion show|install`
 
 

@@ -307,6 +307,10 @@ COMMANDS = {
             },
         },
     },
+    "mcp": {
+        "help": "Serve explain, show and search to a coding agent over MCP on stdio (needs leafexplain[mcp]).",
+        "shared": RECORDS,
+    },
     "completion": {
         "help": "Print or install shell completion for bash, zsh, fish or PowerShell.",
         "commands": {

@@ -13,22 +13,34 @@ import os
 import sys
 import threading
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from leafexplain.models import Report
 
 MARK = "_leafexplain_hook"  # set on our hooks, so that installing twice chains only once
 _records: Any = None  # the records, loaded at the first uncaught exception a record may explain
 
 
-def explanation(exc_type: type[BaseException], exc_value: BaseException | None, exc_tb: TracebackType | None) -> str:
-    """The plain-text explanation of one exception (its causes included), or "" when no record has it."""
-    from leafexplain import render, session
-    from leafexplain.env import stream_columns
+def live_report(exc_type: type[BaseException], exc_value: BaseException | None, exc_tb: TracebackType | None) -> Report:
+    """One exception (its causes included) explained from the traceback Python prints, the records loaded at
+    the first call and kept (the IPython extension asks here too)."""
+    from leafexplain import session
 
     global _records
     if _records is None:
         _records = session.RecordsOnce()
-    asked = session.Request(session.LiveException(exc_type, exc_value, exc_tb), records=_records)
-    report = session.explain_request(asked).explained_only()
+    return session.explain_request(
+        session.Request(session.LiveException(exc_type, exc_value, exc_tb), records=_records)
+    )
+
+
+def explanation(exc_type: type[BaseException], exc_value: BaseException | None, exc_tb: TracebackType | None) -> str:
+    """The plain-text explanation of one exception (its causes included), or "" when no record has it."""
+    from leafexplain import render
+    from leafexplain.env import stream_columns
+
+    report = live_report(exc_type, exc_value, exc_tb).explained_only()
     if not report.findings:
         return ""
     return render.to_text(report, render.Style("plain", width=stream_columns(sys.stderr, os.environ), full_hint=False))
