@@ -3,7 +3,7 @@
 
 Reads blocks from stdin, each a header line then the paste verbatim up to the next header::
 
-    @@@ id || url || group || query || kind || error_class || library || message_part || year
+    @@@ id || url || group || query (group/n) || kind || error_class || library || message_part || year
     <the paste>
 
 It refuses a case whose URL is in a paste batch (tests/corpus/pastes/batch*/manifest.jsonl) or already
@@ -60,7 +60,7 @@ def main() -> None:
                 "file": f"cases/{head['id']}.txt",
                 "url": head["url"],
                 "group": head["group"],
-                "query": int(head["query"]),
+                "query": head["query"],  # the query group and its number in queries.md
                 "year": int(head["year"]) if head["year"].isdigit() else None,
                 "kind": head["kind"],
                 "error_class": head["error_class"],
