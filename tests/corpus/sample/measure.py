@@ -13,25 +13,38 @@ from __future__ import annotations
 
 import argparse
 import collections
+import importlib.util
 import json
 import re
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE.parent / "pastes"))
-from measure import load_manifest, pct  # noqa: E402  (the paste batches' reader and rate, one copy)
+from leafexplain import session
+from leafexplain.match import Matcher
+from leafexplain.models import Candidate, Limits, Record, Report
+from leafexplain.records.patterns import compile_pattern, placeholder_only
 
-from leafexplain import session  # noqa: E402
-from leafexplain.match import Matcher  # noqa: E402
-from leafexplain.models import Candidate, Limits, Record, Report  # noqa: E402
-from leafexplain.records.patterns import compile_pattern, placeholder_only  # noqa: E402
+HERE = Path(__file__).parent
+
+
+def _paste_batches_measure():
+    """The paste batches' measure.py (its manifest reader and rate), loaded under a name of its own: both files
+    are called measure.py, so a plain import would find this one."""
+    spec = importlib.util.spec_from_file_location("paste_batches_measure", HERE.parent / "pastes" / "measure.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_BATCHES = _paste_batches_measure()
+load_manifest, pct = _BATCHES.load_manifest, _BATCHES.pct
 
 GROUPS = ("torch", "burn", "rust", "cpython", "numpy-pandas-sklearn", "other-ml")
 OUTCOMES = ("explained", "class-level", "generic", "wrong", "unknown", "no-event")
 # The wrappers a record may explain without their cause: `unwrap`/`expect` on an `Err`, the payload a placeholder.
-_WRAPPER = re.compile(r"^called `(Result|Option)::(unwrap|expect|unwrap_err|expect_err)\(\)` on an? `\w+` value: \{[^{}]*\}$")
+_WRAPPER = re.compile(
+    r"^called `(Result|Option)::(unwrap|expect|unwrap_err|expect_err)\(\)` on an? `\w+` value: \{[^{}]*\}$"
+)
 
 
 def cases() -> list[dict]:
@@ -93,13 +106,28 @@ def measure(matcher: Matcher, chosen: Iterable[dict] | None = None) -> list[dict
         report = session.explain(Path(case["file"]).read_bytes(), matcher, Limits(), pasted=True)
         outcome, ids = classify(case, report)
         first = report.findings[0].event if report.findings else None
-        results.append({**case, "outcome": outcome, "tops": ids, "event": (first.error_type, first.message) if first else None})
+        results.append(
+            {**case, "outcome": outcome, "tops": ids, "event": (first.error_type, first.message) if first else None}
+        )
     return results
 
 
 def counts(results: list[dict]) -> dict[str, int]:
     found = collections.Counter(r["outcome"] for r in results if r["kind"] == "positive")
     return {outcome: found[outcome] for outcome in OUTCOMES}
+
+
+def expected(results: list[dict], about: str) -> dict:
+    """expected.json: the figures the gate holds (overall), and by group for the record."""
+    real = [r for r in results if r["kind"] == "positive"]
+    by_group = {g: counts([r for r in real if r["group"] == g]) for g in GROUPS}
+    return {
+        "about": about,
+        "cases": len(results),
+        "real_errors": len(real),
+        "counts": counts(real),
+        "by_group": by_group,
+    }
 
 
 def unknown_groups(results: list[dict]) -> list[tuple[tuple[str, str], list[dict]]]:
@@ -132,7 +160,9 @@ def report_text(results: list[dict], listed: set[str]) -> str:
         lines.append(f"  {len(rows):3}  {library:28} {cls:26} {parts}")
     for r in results:
         if r["outcome"] in listed:
-            lines.append(f"{r['outcome']:10} {r['id']:12} {r['library']:24} {r['error_class']}: {r['message_part'][:60]}")
+            lines.append(
+                f"{r['outcome']:10} {r['id']:12} {r['library']:24} {r['error_class']}: {r['message_part'][:60]}"
+            )
             lines.append(f"           tops {r['tops']}  event {str(r['event'])[:120]}")
     return "\n".join(lines)
 
@@ -140,14 +170,17 @@ def report_text(results: list[dict], listed: set[str]) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--list", default="", help="outcomes whose cases to list, comma-separated (wrong,unknown)")
-    parser.add_argument("--json", action="store_true", help="the counts as JSON (expected.json's shape)")
+    parser.add_argument("--json", action="store_true", help="the counts as JSON")
+    parser.add_argument("--write-expected", metavar="ABOUT", help="write expected.json with today's figures")
     args = parser.parse_args(argv)
     from leafexplain.records import load_paths
 
     root = HERE.parents[2] / "records"
     results = measure(Matcher(load_paths([str(root)]).records))
-    if args.json:
-        print(json.dumps({"counts": counts(results), "cases": sum(r["kind"] == "positive" for r in results)}, indent=2))
+    if args.write_expected:
+        (HERE / "expected.json").write_text(json.dumps(expected(results, args.write_expected), indent=2) + "\n")
+    elif args.json:
+        print(json.dumps(expected(results, ""), indent=2))
     else:
         print(report_text(results, set(filter(None, args.list.split(",")))))
 
