@@ -64,11 +64,12 @@ def wordings(record: Record) -> list[str]:
 
 def says(record: Record, part: str) -> bool:
     """The record's wording is the message's identifying part: one of its wordings (placeholders as wildcards),
-    or the first line of a wording of several lines, is found in the part; or the part (quotes and case aside)
-    is found in one of its wordings or its message."""
+    or the head of a wording — its first line, or its first sentence when that has three words or more — is found
+    in the part; or the part (quotes and case aside) is found in one of its wordings or its message."""
     if not part:
         return False
     heads = {w.split("\n", 1)[0] for w in wordings(record)}
+    heads |= {f"{h.split('. ', 1)[0]}." for h in heads if ". " in h and len(h.split(". ", 1)[0].split()) >= 3}
     if any(compile_pattern(w).search(part) for w in {*wordings(record), *heads} if not placeholder_only(w)):
         return True
     return any(_norm(part) in _norm(text) for text in [*wordings(record), record.errorMessage])
