@@ -116,9 +116,10 @@ def python_outputs() -> dict[str, str]:
     return out
 
 
-def record_program_outputs() -> dict[str, str]:
+def record_program_outputs(only: str = "") -> dict[str, str]:
     """The real output of each record's "before" program (its exampleFix), for every record that can run
-    here; Rust ones also with RUST_BACKTRACE=1. A record that cannot run here keeps its old output."""
+    here; Rust ones also with RUST_BACKTRACE=1. A record that cannot run here keeps its old output. `only`:
+    just the records whose output's name contains it (the others are not run)."""
     from leafexplain.records import load_paths
     from tests.records.roundtrip.programs import runner, skip_reasons, why_not_runnable
 
@@ -134,6 +135,8 @@ def record_program_outputs() -> dict[str, str]:
             if record.repo not in folders or reason:
                 continue
             name = f"records/{folders[record.repo]}/{record.slug}"
+            if only not in f"{name}.txt" and only not in f"{name}.backtrace.txt":
+                continue
             out[f"{name}.txt"] = run.program(record, "before").output
             if record.language == "rust" and record.errorType != "compile":  # a compile error has no backtrace
                 source = run.work / record.slug / "before" / "main.rs"
@@ -346,7 +349,7 @@ def main() -> None:
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
     real = {**cargo_outputs(), **rustc_outputs(), **python_outputs(), **ipython_outputs(), **fatal_outputs()}
-    everything = {**real, **derived(real), **record_program_outputs(), **burn_outputs()}
+    everything = {**real, **derived(real), **record_program_outputs(args.only), **burn_outputs()}
     for name, text in sorted(everything.items()):
         if args.only in name:
             write(name, text)
