@@ -125,9 +125,10 @@ def python_outputs() -> dict[str, str]:
     return out
 
 
-def record_program_outputs() -> dict[str, str]:
+def record_program_outputs(only: str = "") -> dict[str, str]:
     """The real output of each record's "before" program (its exampleFix), for every record that can run
-    here; Rust ones also with RUST_BACKTRACE=1. A record that cannot run here keeps its old output."""
+    here; Rust ones also with RUST_BACKTRACE=1. A record that cannot run here keeps its old output. `only`:
+    just the records whose output's name contains it (the others are not run)."""
     from leafexplain.records import load_paths
     from tests.records.roundtrip.programs import runner, skip_reasons, why_not_runnable
 
@@ -143,6 +144,8 @@ def record_program_outputs() -> dict[str, str]:
             if record.repo not in folders or reason:
                 continue
             name = f"records/{folders[record.repo]}/{record.slug}"
+            if only not in f"{name}.txt" and only not in f"{name}.backtrace.txt":
+                continue
             out[f"{name}.txt"] = run.program(record, "before").output
             if record.language == "rust" and record.errorType != "compile":  # a compile error has no backtrace
                 source = run.work / record.slug / "before" / "main.rs"
@@ -285,6 +288,109 @@ def registry_outputs() -> dict[str, str]:
     }
 
 
+# Each program fails with an std error whose cause has a record, carried the ways a user meets it: behind
+# `unwrap` and `expect`, returned from `main` (`Error: ...`), in another thread, with a backtrace. The name is
+# the cause's record slug, then the way.
+UNWRAP_CAUSE_PROGRAMS = {
+    "io-error-kind-not-a-directory.expect": """\
+        fn main() {
+            let models = std::fs::read_dir("/etc/hostname").expect("list the models folder");
+            println!("{}", models.count());
+        }
+        """,
+    "io-error-kind-already-exists.main-returns-err": """\
+        fn main() -> std::io::Result<()> {
+            let dir = std::env::temp_dir().join(format!("causes-{}", std::process::id()));
+            std::fs::create_dir(&dir)?;
+            let again = std::fs::create_dir(&dir);
+            std::fs::remove_dir(&dir)?;
+            again
+        }
+        """,
+    "io-error-kind-storage-full.kind-form": """\
+        use std::io::{Error, ErrorKind};
+
+        fn save(_bytes: &[u8]) -> Result<(), Error> {
+            Err(Error::from(ErrorKind::StorageFull)) // a library reports the kind alone
+        }
+
+        fn main() {
+            save(b"checkpoint").unwrap();
+        }
+        """,
+    "read-settings-toml-os-code-2-kind-notfound-message.custom-form": """\
+        use std::io::{Error, ErrorKind};
+
+        fn open_model(name: &str) -> Result<(), Error> {
+            Err(Error::new(ErrorKind::NotFound, format!("no model named {name}")))
+        }
+
+        fn main() {
+            open_model("resnet-50").unwrap();
+        }
+        """,
+    "io-error-kind-connection-reset.in-a-thread": """\
+        use std::io::{Read, Write};
+        use std::net::{TcpListener, TcpStream};
+        use std::thread;
+        use std::time::Duration;
+
+        fn main() {
+            let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+            let addr = listener.local_addr().unwrap();
+            let client = thread::Builder::new().name("fetcher".into()).spawn(move || {
+                let mut stream = TcpStream::connect(addr).unwrap();
+                stream.write_all(b"GET /\\r\\n").unwrap();
+                thread::sleep(Duration::from_millis(100));
+                let mut reply = [0u8; 16];
+                stream.read(&mut reply).unwrap()
+            }).unwrap();
+            let (server_side, _) = listener.accept().unwrap();
+            thread::sleep(Duration::from_millis(50));
+            drop(server_side);
+            let _ = client.join();
+        }
+        """,
+    "parseboolerror.expect": """\
+        fn main() {
+            let verbose: bool = "yes".parse().expect("VERBOSE must be true or false");
+            println!("{verbose}");
+        }
+        """,
+    "trycharfromerror.unwrap": """\
+        fn main() {
+            let byte = u8::try_from('€').unwrap();
+            println!("{byte}");
+        }
+        """,
+    "senderror-channel-receiver-dropped.unwrap": """\
+        fn main() {
+            let (tx, rx) = std::sync::mpsc::channel::<u32>();
+            drop(rx);
+            tx.send(1).unwrap();
+        }
+        """,
+}
+
+
+def unwrap_cause_outputs() -> dict[str, str]:
+    """Real panics of std errors that have a record, each behind its wrapper; also with RUST_BACKTRACE=1."""
+    import textwrap
+
+    work = WORK / "causes"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    out: dict[str, str] = {}
+    for name, source in UNWRAP_CAUSE_PROGRAMS.items():
+        program = name.replace(".", "_").replace("-", "_")
+        (work / f"{program}.rs").write_text(textwrap.dedent(source))
+        run(["rustc", "--edition", "2021", "-o", program, f"{program}.rs"], work)
+        out[f"causes/{name}.txt"] = run([f"./{program}"], work)
+        out[f"causes/{name}.backtrace.txt"] = run([f"./{program}"], work, {"RUST_BACKTRACE": "1"})
+    shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
 # --- derived from real runs ----------------------------------------------------------------
 
 
@@ -377,8 +483,8 @@ def main() -> None:
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
     real = {**cargo_outputs(), **rustc_outputs(), **python_outputs(), **ipython_outputs(), **fatal_outputs()}
-    real |= registry_outputs()
-    everything = {**real, **derived(real), **record_program_outputs(), **burn_outputs()}
+    real |= registry_outputs() | unwrap_cause_outputs()
+    everything = {**real, **derived(real), **record_program_outputs(args.only), **burn_outputs()}
     for name, text in sorted(everything.items()):
         if args.only in name:
             write(name, text)
