@@ -75,6 +75,19 @@ def says(record: Record, part: str) -> bool:
     return any(_norm(part) in _norm(text) for text in [*wordings(record), record.errorMessage])
 
 
+def holds(record: Record, part: str, message: str) -> bool:
+    """One of the record's wordings, found in the event's message, spans the part: the part is what its
+    placeholders hold (`Os { code: 9, kind: Uncategorized, message: "Bad file descriptor" }` is the record of
+    that kind, whatever the OS said)."""
+    if not part:
+        return False
+    for wording in wordings(record):
+        found = None if placeholder_only(wording) else compile_pattern(wording).search(message)
+        if found is not None and _norm(part) in _norm(message[found.start() : found.end()]):
+            return True
+    return False
+
+
 def same_code(record: Record, error_class: str) -> bool:
     """A compiler error's code is its class: rustc's `error[E0433]` is the record of errorCode E0433, whatever
     the wording of the rustc version that printed it."""
@@ -86,14 +99,16 @@ def short(name: str | None) -> str:
     return (name or "").rsplit(".", 1)[-1]
 
 
-def judge_match(case: dict, top: Candidate) -> str:
+def judge_match(case: dict, top: Candidate, message: str = "") -> str:
     record = top.record
     if placeholder_only(record.messagePattern):
         return "class-level" if short(record.errorClass) == short(case["error_class"]) else "wrong"
     if _WRAPPER.match(record.messagePattern):
         return "generic"
     if record.repo.lower() == case["library"].lower() and (
-        says(record, case["message_part"]) or same_code(record, case["error_class"])
+        says(record, case["message_part"])
+        or holds(record, case["message_part"], message)
+        or same_code(record, case["error_class"])
     ):
         return "explained"
     return "wrong"
@@ -108,11 +123,11 @@ def classify(case: dict, report: Report) -> tuple[str, list[str]]:
         return ("clean" if not report.findings else "not-clean"), [f.best.record.id for f in report.findings if f.best]
     if not report.findings:
         return "no-event", []
-    tops = [f.best for f in report.findings if f.best]
-    if not tops:
+    judged = [(f.best, f.event.message) for f in report.findings if f.best]
+    if not judged:
         return "unknown", []
-    outcome = min((judge_match(case, top) for top in tops), key=RANK.__getitem__)
-    return outcome, [top.record.id for top in tops]
+    outcome = min((judge_match(case, top, message) for top, message in judged), key=RANK.__getitem__)
+    return outcome, [top.record.id for top, _ in judged]
 
 
 def measure(matcher: Matcher, chosen: Iterable[dict] | None = None) -> list[dict]:
