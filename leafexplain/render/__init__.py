@@ -48,10 +48,11 @@ __all__ = [
 
 
 def resolve_format(fmt: str, env: Environment, color: ColorChoice) -> str:
-    """The format's own name: `auto` is terminal on a terminal (or with colour forced), plain otherwise."""
+    """The format's own name: `auto` is terminal on a terminal or wherever colour is on (`--color always`,
+    FORCE_COLOR on a pipe), plain otherwise."""
     if fmt != "auto":
         return format_name(fmt)
-    return "terminal" if env.stdout_isatty or color == "always" else "plain"
+    return "terminal" if env.stdout_isatty or env.use_color(color) else "plain"
 
 
 def _format(env: Environment, style: Style) -> Format:
