@@ -95,15 +95,20 @@ def _dispatch(where: Route, env: Environment) -> int:
         if where.args[1] in KINDS:  # else click's exit status for a usage error
             answer(where.args[1], (), bundled=True, env=env)
             return 0
+    from leafexplain.cli.config import default_map, settings
+
+    configured = settings(env.environ)  # the configuration files' values: what the command line does not give
+    alone = where.kind in ("fast", "explain")
     if where.kind == "fast" and where.options is not None:
         options = where.options
         if options["text"] or options.get("file") or not env.stdin_isatty:  # no input at all: click says so
             from leafexplain.cli.explain import Options, run_explain
 
-            return run_explain(env, Options(**options))
+            return run_explain(env, Options(**{**default_map(configured, "explain"), **options}))
     from leafexplain.cli.guard import invoke_click
 
-    return invoke_click(_click_command(alone=where.kind in ("fast", "explain")), where.args, env)
+    defaults = default_map(configured, "explain" if alone else None)
+    return invoke_click(_click_command(alone=alone), where.args, env, default_map=defaults)
 
 
 def _click_command(*, alone: bool) -> object:
