@@ -19,7 +19,14 @@ from collections.abc import Sequence
 
 from leafexplain.env import DEFAULT_PIPE_WIDTH, ColorChoice, Environment
 from leafexplain.models import Record, Report
-from leafexplain.render.formats import DOCUMENT_FORMATS, FORMAT_ALIASES, FORMAT_CHOICES, FORMATS, format_name
+from leafexplain.render.formats import (
+    DOCUMENT_FORMATS,
+    FORMAT_ALIASES,
+    FORMAT_CHOICES,
+    FORMATS,
+    LINE_FORMATS,
+    format_name,
+)
 from leafexplain.render.streams import emit, internal_error, usage_error, warn, warn_problems
 from leafexplain.render.style import Row, Style
 
@@ -32,6 +39,7 @@ __all__ = [
     "FORMATS",
     "FORMAT_ALIASES",
     "FORMAT_CHOICES",
+    "LINE_FORMATS",
     "Row",
     "Style",
     "emit",
