@@ -107,6 +107,8 @@ def test_a_bad_key_or_value_is_one_line_naming_the_file_and_exit_2(
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"leafexplain: {tmp_path / 'proj' / 'pyproject.toml'}: ") and said in line
     assert cli("list", cwd=cwd).returncode == 2  # every command that takes the shared options reads it
+    assert cli("completion", "show", "fish", cwd=cwd).returncode == 0  # the others do not
+    assert cli("import", "--help", cwd=cwd).returncode == 0
 
 
 def test_a_bad_user_file_names_itself(cli: Isolated, tmp_path: Path) -> None:
