@@ -1,9 +1,10 @@
 """The process leafexplain runs in, as one injectable object: streams, terminal facts, variables, XDG folders.
 
 This is the only module that asks whether a stream is a terminal, how wide it is, or reads
-COLUMNS, NO_COLOR and the XDG variables. Everything else is handed an Environment, so a test can
-pass one of its own (as httpie's `MockEnvironment` does). Kept free of dataclasses and other slow
-imports: `leafexplain --help` reads the width through it.
+COLUMNS, the colour variables (NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE) and the XDG variables.
+Everything else is handed an Environment, so a test can pass one of its own (as httpie's
+`MockEnvironment` does). Kept free of dataclasses and other slow imports: `leafexplain --help`
+reads the width through it.
 
 The environment is input too: COLUMNS is held to what `--width` accepts, a relative XDG folder is
 ignored (as the XDG specification says), any output encoding works (symbols it lacks are written
@@ -136,6 +137,31 @@ class Environment:
         return bool(self.environ.get("NO_COLOR"))
 
     @property
+    def color_from_variables(self) -> bool | None:
+        """What the colour variables say, None when none says anything (docs/output.md, "Colour").
+
+        NO_COLOR (non-empty: no-color.org) turns colour off; else FORCE_COLOR (non-empty, whatever its
+        value: force-color.org) or CLICOLOR_FORCE (set and not 0: bixense.com/clicolors) turns it on,
+        on a pipe too. Off wins over on, as in CPython's own colour: a person who asked for none gets none.
+        """
+        get = self.environ.get
+        if get("NO_COLOR"):
+            return False
+        if get("FORCE_COLOR") or get("CLICOLOR_FORCE", "0") not in ("", "0"):
+            return True
+        return None
+
+    def use_color(self, choice: ColorChoice) -> bool:
+        """Whether to colour: `--color always|never` decides outright; auto asks the colour variables, then
+        whether stdout is a terminal."""
+        if choice == "always":
+            return True
+        if choice == "never":
+            return False
+        said = self.color_from_variables
+        return self.stdout_isatty if said is None else said
+
+    @property
     def debug(self) -> bool:
         """LEAFEXPLAIN_DEBUG: show our own tracebacks instead of one line."""
         return bool(self.environ.get("LEAFEXPLAIN_DEBUG"))
@@ -162,13 +188,6 @@ class Environment:
         """stdout is a terminal whose TERM says it shows no colour (`dumb`, `unknown`): rich's Console writes it
         none even when asked to, and so does the default view (render/formats/terminal.py)."""
         return self.stdout_isatty and self.environ.get("TERM", "").lower() in ("dumb", "unknown")
-
-    def use_color(self, choice: ColorChoice) -> bool:
-        if choice == "always":
-            return True
-        if choice == "never":
-            return False
-        return self.stdout_isatty and not self.no_color
 
 
 def home(environ: Mapping[str, str]) -> str:

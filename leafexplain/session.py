@@ -316,16 +316,26 @@ class RecordsOnce:
 # --- a command's output --------------------------------------------------------------------------
 
 
-def run_command(argv: Sequence[str], env: Environment, limits: Limits = Limits(), *, redact: bool = True) -> Ran:
+def run_command(
+    argv: Sequence[str],
+    env: Environment,
+    limits: Limits = Limits(),
+    *,
+    redact: bool = True,
+    each: Callable[[Collected], None] | None = None,
+) -> Ran:
     """`leafexplain run`'s command, run: its output passed through to ours as it comes (our stdout a terminal,
-    it keeps its colour), its errors collected, their secrets redacted unless `redact` is False. A command
-    that cannot run is a Ran with the code a shell gives and the line a shell says."""
+    it keeps its colour), its errors collected, their secrets redacted unless `redact` is False. `each` is
+    handed each distinct error as soon as it is complete, while the command runs, as a Collected of one to
+    explain (`explain_request`). A command that cannot run is a Ran with the code a shell gives and the line
+    a shell says."""
     from leafexplain.intake.process import EXIT_CANNOT_RUN, EXIT_NOT_FOUND, child_environment, run_and_scan
 
     if not argv[0]:  # `run -- ""`: no program named, as a shell says it
         return Ran(EXIT_NOT_FOUND, cannot_run="'': command not found")
     try:
-        outcome = run_and_scan(argv, child_env=child_environment(env), limits=limits, redact=redact)
+        told = None if each is None else (lambda event: each(Collected((event,), redacted=() if redact else None)))
+        outcome = run_and_scan(argv, child_env=child_environment(env), limits=limits, redact=redact, each=told)
     except FileNotFoundError:
         return Ran(EXIT_NOT_FOUND, cannot_run=f"{argv[0]}: command not found")
     except OSError as exc:

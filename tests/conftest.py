@@ -42,12 +42,14 @@ LEAF = OUTPUTS / "rust" / "cargo-run-leaf.txt"  # `cargo run` of the corpus: the
 
 # The corpus holds programs and outputs, not tests of ours (its tests are the test_*.py beside them).
 collect_ignore_glob = ["corpus/outputs/*", "corpus/pasted/*", "corpus/scenarios/*", "corpus/common_errors/*"]
-# The user's own records, colour and width settings must not leak into a test, nor the CI it runs in.
+# The user's own records, colour and width settings must not leak into a test, nor the CI it runs in (nor the
+# user's configuration: XDG_CONFIG_HOME is the test's own).
 LEAKY = (
     "NO_COLOR",
     "COLUMNS",
     "LEAFEXPLAIN_RECORDS",
     "FORCE_COLOR",
+    "CLICOLOR_FORCE",
     "LEAFEXPLAIN_DEBUG",
     "GITHUB_ACTIONS",
     "GITHUB_STEP_SUMMARY",
@@ -150,7 +152,14 @@ class Isolated:
         self.tmp = tmp
         # This process's variables without the user's settings; data and cache folders under `tmp`.
         self.environ = {k: v for k, v in os.environ.items() if k not in LEAKY}
-        self.environ.update({"XDG_DATA_HOME": str(tmp / "data"), "XDG_CACHE_HOME": str(tmp / "cache"), **extra})
+        self.environ.update(
+            {
+                "XDG_DATA_HOME": str(tmp / "data"),
+                "XDG_CACHE_HOME": str(tmp / "cache"),
+                "XDG_CONFIG_HOME": str(tmp / "config"),
+                **extra,
+            }
+        )
 
     @property
     def records(self) -> Path:

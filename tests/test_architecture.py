@@ -284,6 +284,8 @@ SLOW_TO_IMPORT = (
     "pathlib",
     "importlib",
     "contextlib",
+    "tomllib",  # the configuration files: only when one is there (the tests run where pyproject.toml has no table)
+    "tomli",
 )
 # Modules the interpreter loaded before ours (a site-packages `.pth` file may import typing or tempfile at
 # start-up) are not ours to answer for: only what the run adds is counted.

@@ -92,6 +92,8 @@ OUTPUTS = {
     "json": ["--format", "json"],
     "github": ["--format", "github"],
     "sarif": ["--format", "sarif"],
+    "concise": ["--format", "concise"],
+    "jsonl": ["--format", "jsonl"],
 }
 
 

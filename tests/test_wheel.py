@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 from tests.conftest import RECORDS, SEED_ID, Isolated
@@ -46,3 +47,14 @@ def test_wheel_in_fresh_venv_finds_bundled_records_and_example(tmp_path: Path, w
         [str(venv / "bin" / "python"), "-m", "leafexplain", "--version"], cwd=outside, capture_output=True, text=True
     )
     assert module.returncode == 0 and module.stdout.startswith("leafexplain ")
+
+
+def test_the_wheel_installs_the_man_page(wheel: Path) -> None:
+    """`share/man/man1/leafexplain.1` under the install's prefix (hatchling's shared-data: the wheel's
+    `*.data/data/` folder), with its EXIT STATUS; and the cargo subcommand's console script."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        [page] = [name for name in names if name.endswith(".data/data/share/man/man1/leafexplain.1")]
+        assert ".SH EXIT STATUS" in archive.read(page).decode("utf-8")
+        [entry_points] = [name for name in names if name.endswith(".dist-info/entry_points.txt")]
+        assert "cargo-leafexplain = leafexplain.cli.cargo:console" in archive.read(entry_points).decode()

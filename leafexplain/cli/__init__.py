@@ -95,15 +95,24 @@ def _dispatch(where: Route, env: Environment) -> int:
         if where.args[1] in KINDS:  # else click's exit status for a usage error
             answer(where.args[1], (), bundled=True, env=env)
             return 0
+    from leafexplain.cli.commands import COMMANDS
+    from leafexplain.cli.config import default_map, settings
+
+    alone = where.kind in ("fast", "explain")
+    named = COMMANDS.get(where.args[0]) if where.args else None
+    # The configuration files' values, what the command line does not give: read for the commands that take the
+    # shared options (`new`, `import` and `completion` work whatever a file holds).
+    configured = settings(env.environ) if alone or (named or {}).get("shared") else {}
     if where.kind == "fast" and where.options is not None:
         options = where.options
         if options["text"] or options.get("file") or not env.stdin_isatty:  # no input at all: click says so
             from leafexplain.cli.explain import Options, run_explain
 
-            return run_explain(env, Options(**options))
+            return run_explain(env, Options(**{**default_map(configured, "explain"), **options}))
     from leafexplain.cli.guard import invoke_click
 
-    return invoke_click(_click_command(alone=where.kind in ("fast", "explain")), where.args, env)
+    defaults = default_map(configured, "explain" if alone else None)
+    return invoke_click(_click_command(alone=alone), where.args, env, default_map=defaults)
 
 
 def _click_command(*, alone: bool) -> object:

@@ -46,7 +46,7 @@ SHARED = {
         "kind": "choice",
         "choices": ("auto", "always", "never"),
         "default": "auto",
-        "help": "Colour; auto uses it on a terminal unless NO_COLOR is set.",
+        "help": "Colour; auto: on a terminal, or where FORCE_COLOR or CLICOLOR_FORCE asks; never if NO_COLOR is set.",
     },
     "width": {
         "flags": ("--width",),

@@ -12,15 +12,16 @@ from leafexplain.env import ColorChoice, Environment
 from leafexplain.exitcodes import ExitStatus
 from leafexplain.models import Limits
 from leafexplain.named import NamedTuple
-from leafexplain.render import Style, warn, warn_problems
+from leafexplain.render import LINE_FORMATS, Style, resolve_format, warn, warn_problems, write
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the everyday path does without it
 if TYPE_CHECKING:
     from collections.abc import Callable
     from contextlib import AbstractContextManager
 
+    from leafexplain.models import Collected
     from leafexplain.records.catalog import Catalog
-    from leafexplain.session import Callbacks, Input, Request
+    from leafexplain.session import Callbacks, Input, RecordsOnce, Request
 
 
 class Options(NamedTuple):
@@ -107,12 +108,14 @@ def run_explain(env: Environment, opts: Options) -> int:
     return report.exit_status
 
 
-def _request(given: Input, opts: Options, env: Environment, callbacks: Callbacks) -> Request:
+def _request(
+    given: Input, opts: Options, env: Environment, callbacks: Callbacks, records: RecordsOnce | None = None
+) -> Request:
     from leafexplain import session
 
     return session.Request(
         given,
-        records=session.Records(opts.records, bundled=not opts.no_bundled),
+        records=session.Records(opts.records, bundled=not opts.no_bundled) if records is None else records,
         local=None if opts.no_source else session.Local(opts.root),
         limits=opts.limits,
         redact=not opts.no_redact,
@@ -144,7 +147,18 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
     if not _root_ok(opts, explaining):
         return ExitStatus.USAGE_ERROR
     in_actions = env.environ.get("GITHUB_ACTIONS") == "true"
-    ran = session.run_command(argv, env, opts.limits, redact=not opts.no_redact)
+    # The line formats (concise, jsonl) write each error's line as soon as the error is complete, the records
+    # loaded once, at the first; the others write the explanation when the command has ended.
+    streamed = resolve_format(opts.fmt, explaining, opts.color) in LINE_FORMATS
+    records = session.RecordsOnce(opts.records, bundled=not opts.no_bundled, environ=env.environ)
+
+    def each(one: Collected) -> None:
+        with StatusKept(explaining):
+            write(
+                session.explain_request(_request(one, opts, env, session.Callbacks(), records)), explaining, opts.style
+            )
+
+    ran = session.run_command(argv, env, opts.limits, redact=not opts.no_redact, each=each if streamed else None)
     if ran.cannot_run is not None:
         # one line, and the code a shell gives, even where stderr cannot take it
         with StatusKept(explaining):
@@ -153,9 +167,9 @@ def run_command(argv: Sequence[str], opts: Options, env: Environment) -> int:
         return ran.exit_code
     with StatusKept(explaining):
         # The records load silently here, as they always have for `run`: no bar, no warnings among its output.
-        report = session.explain_request(_request(ran.collected, opts, env, session.Callbacks()))
+        report = session.explain_request(_request(ran.collected, opts, env, session.Callbacks(), records))
         if not (in_actions and opts.fmt == "github"):  # the annotations on stdout say it already
-            write_run(report, explaining, opts.style, ran.exit_code, ran.signal)
+            write_run(report, explaining, opts.style, ran.exit_code, ran.signal, streamed=streamed)
         else:
             write_signal(explaining, ran.signal, ran.exit_code)
         if in_actions:

@@ -17,6 +17,7 @@ try:  # the C module that `signal` wraps in enums: the same calls, without build
 except ImportError:  # another Python
     import signal
 
+from leafexplain.cli.config import ConfigError
 from leafexplain.env import Environment
 from leafexplain.exitcodes import ExitStatus
 
@@ -51,6 +52,11 @@ def run_guarded(call: Callable[[], int | None], env: Environment) -> int:
         end_quietly_on_sigterm()
     try:
         return int(call() or 0)
+    except ConfigError as exc:  # a configuration file's bad key or value: one line naming the file and the key
+        from leafexplain.render import warn
+
+        warn(env, str(exc))
+        return ExitStatus.USAGE_ERROR
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
     except Terminated:
@@ -132,8 +138,9 @@ def _reader_gone(env: Environment) -> int:
     return ExitStatus.BROKEN_PIPE
 
 
-def invoke_click(command: Any, args: list[str], env: Environment) -> int:
-    """Run a click command on `args`: click's own endings (usage errors, aborts, a closed pipe) as our codes.
+def invoke_click(command: Any, args: list[str], env: Environment, default_map: dict[str, Any] | None = None) -> int:
+    """Run a click command on `args` (its defaults `default_map`'s where it has one: the configuration files'):
+    click's own endings (usage errors, aborts, a closed pipe) as our codes.
 
     click writes help and messages to sys.stdout and sys.stderr: those are the Environment's while it runs.
     """
@@ -144,7 +151,12 @@ def invoke_click(command: Any, args: list[str], env: Environment) -> int:
     try:
         with contextlib.redirect_stdout(env.stdout), contextlib.redirect_stderr(env.stderr):
             try:
-                return command.main(args=args, prog_name="leafexplain", standalone_mode=False, obj=env) or 0
+                return (
+                    command.main(
+                        args=args, prog_name="leafexplain", standalone_mode=False, obj=env, default_map=default_map
+                    )
+                    or 0
+                )
             except SystemExit:
                 if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
                     raise BrokenPipeError from None  # click ends a closed pipe with 1; ours is 141

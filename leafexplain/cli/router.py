@@ -22,7 +22,6 @@ COMMANDS = frozenset(DECLARED)
 EXPLAIN_OPTIONS = {
     flag: {**row, "dest": dest} for dest, row in option_rows(DECLARED[DEFAULT_COMMAND]).items() for flag in row["flags"]
 }
-_DEFAULTS: dict[str, Any] = {"fmt": "auto", "color": "auto", "records": ()}
 TAKES_VALUE = frozenset(name for name, spec in EXPLAIN_OPTIONS.items() if spec["kind"] != "flag")
 
 
@@ -79,8 +78,9 @@ def _value(spec: dict[str, Any], raw: str) -> Any:
 
 
 def parse_explain(args: list[str]) -> dict[str, Any] | None:
-    """The explain options as keyword arguments, or None to let click parse `args`."""
-    values: dict[str, Any] = dict(_DEFAULTS)
+    """The explain options given as keyword arguments (the others keep the Options' defaults, or a configuration
+    file's), or None to let click parse `args`."""
+    values: dict[str, Any] = {}
     text: list[str] = []
     i = 0
     only_text = False
@@ -115,7 +115,7 @@ def parse_explain(args: list[str]) -> dict[str, Any] | None:
         except ValueError:
             return None
         if spec.get("multiple"):
-            values[spec["dest"]] = (*values[spec["dest"]], value)
+            values[spec["dest"]] = (*values.get(spec["dest"], ()), value)
         else:
             values[spec["dest"]] = value
     values["text"] = tuple(text)

@@ -14,7 +14,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 
@@ -37,6 +37,7 @@ SIGNAL_EXIT_BASE = 128  # a child killed by signal N exits 128+N, as in a shell
 # Tools that colour only on a terminal are told to colour anyway when our own stdout is one.
 FORCE_COLOR_ENV = {"CARGO_TERM_COLOR": "always", "FORCE_COLOR": "1", "PY_COLORS": "1", "CLICOLOR_FORCE": "1"}
 STDOUT, STDERR = 1, 2
+QUIET_SECONDS = 0.2  # a stream silent this long after an error has finished printing it (streamed formats)
 
 
 def child_environment(env: Environment) -> dict[str, str] | None:
@@ -94,6 +95,18 @@ class StreamEvents:
     def close(self) -> list[ErrorEvent]:
         return self._events(self.scanner.close())
 
+    def ahead(self) -> list[ErrorEvent]:
+        """The errors in what the scanner holds now (WindowScanner.pending), read ahead of its windows; their
+        secrets redacted by a redactor of their own, so that the output's counts count each secret once."""
+        window = self.scanner.pending()
+        if window is None:
+            return []
+        redactor = None if self.redactor is None else Redactor()
+        return [
+            event._replace(line_number=self._overall_line(event.line_number))
+            for event in window_events(window, redactor, bare=False)
+        ]
+
     def _overall_line(self, local: int) -> int:
         i = bisect.bisect_left(self.starts, local)  # the first chunk that local line is in
         if i == len(self.starts) or self.starts[i] != local:
@@ -115,9 +128,18 @@ class StreamEvents:
 
 
 class EventCollector:
-    """The errors in both streams, in the order they were printed, kept within the limits."""
+    """The errors in both streams, in the order they were printed, kept within the limits.
 
-    def __init__(self, limits: Limits = Limits(), *, redact: bool = True) -> None:
+    `each`, when given, is told each distinct error as soon as it is complete, while the command still
+    runs: when the scanner lets go of its window, or before, when the stream it is in has been quiet for
+    QUIET_SECONDS (a traceback or a panic is printed at once: a pause after it is its end). One the whole
+    output's `finish` would group with one told before (the same error again, pytest's summary line of a
+    failure) is not told again.
+    """
+
+    def __init__(
+        self, limits: Limits = Limits(), *, redact: bool = True, each: Callable[[ErrorEvent], None] | None = None
+    ) -> None:
         self.redactor = Redactor() if redact else None
         self.streams = {STDOUT: StreamEvents(self.redactor), STDERR: StreamEvents(self.redactor)}
         self.ended: set[int] = set()
@@ -125,14 +147,29 @@ class EventCollector:
         self.events: list[ErrorEvent] = []
         self.limits = limits
         self.dropped = 0  # distinct errors beyond the limits
+        self.each = each
+        self.told: list[ErrorEvent] = []  # what `each` was told, as `finish` leaves it: distinct errors
+        self.fed_at: dict[int, float] = {}  # when each stream last had output not yet read ahead
 
     def feed(self, stream: int, chunk: bytes) -> None:
         self._take(self.streams[stream].feed(chunk, self.line))
         self.line += chunk.count(b"\n")
+        if self.each is not None:
+            now = time.monotonic()
+            self.fed_at[stream] = now
+            self.quiet(now)  # the other stream may have fallen quiet while this one talks
+
+    def quiet(self, now: float) -> None:
+        """Each stream quiet for QUIET_SECONDS since its last output: the errors it holds are told (`each`)."""
+        for stream, fed_at in list(self.fed_at.items()):
+            if now - fed_at >= QUIET_SECONDS:
+                del self.fed_at[stream]
+                self._tell(self.streams[stream].ahead())
 
     def end(self, stream: int) -> None:
         if stream not in self.ended:
             self.ended.add(stream)
+            self.fed_at.pop(stream, None)
             self._take(self.streams[stream].close())
 
     def close(self) -> list[ErrorEvent]:
@@ -142,9 +179,19 @@ class EventCollector:
 
     def _take(self, found: list[ErrorEvent]) -> None:
         if found:
+            if self.each is not None:
+                self._tell(found)
             self.events.extend(found)
             self.events, dropped = bound(self.events, self.limits)
             self.dropped += dropped
+
+    def _tell(self, found: list[ErrorEvent]) -> None:
+        for event in found:
+            if len(self.told) >= self.limits.max_events:
+                return
+            if len(finish([*self.told, event])) > len(self.told):  # a new distinct error, not one told again
+                self.told.append(event)
+                self.each(event)  # type: ignore[misc]  # set: `_take` asks
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -237,14 +284,16 @@ def run_and_scan(
     stderr_fd: int = 2,
     limits: Limits = Limits(),
     redact: bool = True,
+    each: Callable[[ErrorEvent], None] | None = None,
 ) -> RunOutcome:
     """Run `argv`, its output passed through to our fds as it comes (as it is: it is the command's); the
-    errors it printed, found, their secrets redacted unless `redact` is False.
+    errors it printed, found, their secrets redacted unless `redact` is False; `each` told each distinct
+    error as soon as it is complete (EventCollector), on this thread, while the command runs.
 
     Raises OSError when the command cannot be started (FileNotFoundError when it does not exist).
     """
     chunks: queue.Queue[tuple[int, bytes | None]] = queue.Queue(maxsize=QUEUED_CHUNKS)
-    collector = EventCollector(limits, redact=redact)
+    collector = EventCollector(limits, redact=redact, each=each)
     child: list[subprocess.Popen[bytes]] = []
     done = threading.Event()
     last_bytes: dict[int, bytes] = {}
@@ -267,6 +316,7 @@ def run_and_scan(
             except queue.Empty:
                 if late:
                     break
+                collector.quiet(time.monotonic())  # the pipes fell silent: errors complete so far are told
                 continue
             if chunk is None:
                 open_streams -= 1

@@ -199,6 +199,14 @@ class WindowScanner:
             self.buf += b"\n"
         return self._scan(final=True)
 
+    def pending(self) -> Window | None:
+        """What the scanner holds now, whole lines only, as one window to read ahead of the windows it will hand
+        out (`run`'s streamed formats, when the command falls quiet: an error may be complete before the lines
+        after it arrive). It holds the small input whole, and at most a few windows' worth of a large one."""
+        end = self.buf.rfind(b"\n") + 1
+        text = normalize(decode(self.buf[:end])).rstrip("\n") if end else ""
+        return Window(self.base_line, text, whole=self.small) if text.strip() else None
+
     def _emit(self, start: int, end: int) -> Window:
         offset, line = self.counted
         if start < offset:

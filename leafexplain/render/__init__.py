@@ -19,7 +19,14 @@ from collections.abc import Sequence
 
 from leafexplain.env import DEFAULT_PIPE_WIDTH, ColorChoice, Environment
 from leafexplain.models import Record, Report
-from leafexplain.render.formats import DOCUMENT_FORMATS, FORMAT_ALIASES, FORMAT_CHOICES, FORMATS, format_name
+from leafexplain.render.formats import (
+    DOCUMENT_FORMATS,
+    FORMAT_ALIASES,
+    FORMAT_CHOICES,
+    FORMATS,
+    LINE_FORMATS,
+    format_name,
+)
 from leafexplain.render.streams import emit, internal_error, usage_error, warn, warn_problems
 from leafexplain.render.style import Row, Style
 
@@ -32,6 +39,7 @@ __all__ = [
     "FORMATS",
     "FORMAT_ALIASES",
     "FORMAT_CHOICES",
+    "LINE_FORMATS",
     "Row",
     "Style",
     "emit",
@@ -48,10 +56,11 @@ __all__ = [
 
 
 def resolve_format(fmt: str, env: Environment, color: ColorChoice) -> str:
-    """The format's own name: `auto` is terminal on a terminal (or with colour forced), plain otherwise."""
+    """The format's own name: `auto` is terminal on a terminal or wherever colour is on (`--color always`,
+    FORCE_COLOR on a pipe), plain otherwise."""
     if fmt != "auto":
         return format_name(fmt)
-    return "terminal" if env.stdout_isatty or color == "always" else "plain"
+    return "terminal" if env.stdout_isatty or env.use_color(color) else "plain"
 
 
 def _format(env: Environment, style: Style) -> Format:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from leafexplain.env import Environment
 from leafexplain.models import Report
-from leafexplain.render import DOCUMENT_FORMATS, Style, emit, warn, write
+from leafexplain.render import DOCUMENT_FORMATS, LINE_FORMATS, Style, emit, warn, write
 
 
 def write_explanation(report: Report, env: Environment, style: Style) -> None:
@@ -59,10 +59,19 @@ def write_signal(env: Environment, signal: str | None, exit_code: int) -> None:
         warn(env, line)
 
 
-def write_run(report: Report, env: Environment, style: Style, exit_code: int, signal: str | None = None) -> None:
+def write_run(
+    report: Report,
+    env: Environment,
+    style: Style,
+    exit_code: int,
+    signal: str | None = None,
+    *,
+    streamed: bool = False,
+) -> None:
     """`run`: what `explain` shows for the command's output; a line for a failure without an error in it,
     nothing for a run that went well (a document format: the document, whatever happened); after it, the
-    line for the signal that ended the command (not in a document format: the document is the whole output)."""
+    line for the signal that ended the command (not in a document format: the document is the whole output).
+    A line format writes its lines alone (`streamed`: they were written as each error completed)."""
     if not report.findings and style.format not in DOCUMENT_FORMATS:
         if signal_line(signal, exit_code) if signal else None:
             write_signal(env, signal, exit_code)  # what failed, said once
@@ -72,8 +81,9 @@ def write_run(report: Report, env: Environment, style: Style, exit_code: int, si
     if style.format in DOCUMENT_FORMATS:
         write(report, env, style)  # a tool reads it
         return
-    if style.format == "github":
-        write(report, env, style)  # every error: an unexplained one is a warning annotation
+    if style.format == "github" or style.format in LINE_FORMATS:
+        if not streamed:
+            write(report, env, style)  # every error, and nothing around them (github: an unexplained one warns)
     else:
         env.stdout.write("\n")  # apart from the command's own last line
         write_explanation(report, env, style)

@@ -13,13 +13,10 @@ from tests.render.test_render import stable
 
 
 def test_parses_the_everyday_forms() -> None:
-    assert parse_explain(["--format", "json", "--file", "x.log"]) == {
-        "fmt": "json", "color": "auto", "records": (), "file": "x.log", "text": (),
-    }  # fmt: skip
+    assert parse_explain(["--format", "json", "--file", "x.log"]) == {"fmt": "json", "file": "x.log", "text": ()}
     parsed = parse_explain(["-F=plain", "--records", "a", "--records=b", "--all", "--width", "90", "some", "text"])
     assert parsed == {
         "fmt": "plain",
-        "color": "auto",
         "records": ("a", "b"),
         "show_all": True,
         "width": 90,

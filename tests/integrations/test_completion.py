@@ -30,7 +30,7 @@ LISTS = {
     "tags": ["autodiff", "autograd", "shapes"],
 }
 # `rich`, the old name of terminal, is accepted by --format but not offered.
-FORMATS = ["auto", "terminal", "plain", "json", "markdown", "github", "sarif"]
+FORMATS = ["auto", "terminal", "plain", "json", "markdown", "github", "sarif", "concise", "jsonl"]
 
 
 @functools.cache
@@ -55,6 +55,8 @@ def need(shell: str) -> None:
 def env(tmp_path: Path) -> dict[str, str]:
     """A user with the record lists in the cache, no configuration, a folder with one file."""
     environ = Isolated(tmp_path, HOME=str(tmp_path / "home"), XDG_CONFIG_HOME=str(tmp_path / "config")).environ
+    # The loaders run `leafexplain` from PATH: this interpreter's, not whichever install comes first there.
+    environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environ.get('PATH', '')}"
     lists = Path(environ["XDG_CACHE_HOME"]) / "leafexplain" / "complete"
     lists.mkdir(parents=True)
     for kind, values in LISTS.items():
@@ -153,7 +155,7 @@ def test_bash_completes_commands_options_choices_and_files(env: dict[str, str]) 
     assert "__complete" not in bash_complete("leafexplain _", env)
     assert bash_complete("leafexplain show --form", env) == ["--format"]
     assert bash_complete("leafexplain show --format ", env) == FORMATS
-    assert bash_complete("leafexplain list --format=j", env) == ["json"]
+    assert bash_complete("leafexplain list --format=j", env) == ["json", "jsonl"]
     assert bash_complete("leafexplain --color ", env) == ["auto", "always", "never"]
     assert bash_complete("leafexplain validate --format ", env) == ["text", "json"]
     assert bash_complete("leafexplain --file bu", env) == ["build.log"]
@@ -265,7 +267,7 @@ def test_zsh_completes_commands_options_choices_and_record_values(env: dict[str,
     assert "__complete" not in got["leafexplain "]
     assert got["leafexplain show --form"] == ["--format"]
     assert sorted(got["leafexplain show --format "]) == sorted(FORMATS)
-    assert got["leafexplain list --format=j"] == ["json"]
+    assert got["leafexplain list --format=j"] == ["json", "jsonl"]
     assert sorted(got["leafexplain show "]) == sorted(LISTS["ids"] + LISTS["slugs"])
     assert sorted(got["leafexplain show aaaa"]) == LISTS["ids"][:2]
     assert sorted(got["leafexplain list --repo "]) == LISTS["repos"]
@@ -418,7 +420,10 @@ def test_powershell_script_registers_a_native_completer_with_the_whole_tree() ->
         for option in command.options:
             for flag in option.flags:
                 assert f"@('{flag}', " in text
-    assert "$optionValues.Add('show --format', 'choice auto terminal plain json markdown github sarif')" in text
+    assert (
+        "$optionValues.Add('show --format', 'choice auto terminal plain json markdown github sarif concise jsonl')"
+        in text
+    )
     assert "$optionValues.Add('list --repo', 'list repos')" in text
     assert "@('list ids slugs', $false)" in text  # show ID|SLUG
     assert "'leafexplain') 'complete'" in text and "& leafexplain __complete $kind" in text

@@ -31,6 +31,8 @@ FORMATS = {
     "terminal-nocolor": ["--format", "terminal", "--color", "never"],
     "github": ["--format", "github"],
     "sarif": ["--format", "sarif"],
+    "concise": ["--format", "concise"],
+    "jsonl": ["--format", "jsonl"],
 }
 # github and sarif name files relative to the workspace: the checkout here, shown as WORKSPACE in the files.
 WORKSPACE = {"GITHUB_WORKSPACE": str(ROOT)}
@@ -42,8 +44,10 @@ def stable(text: str) -> str:
     return LINK_ID.sub("\x1b]8;id=0;", text).replace(ROOT.as_uri(), "file:///WORKSPACE")
 
 
-# github writes a record as plain text (test_ci_formats.py checks it is the same): no golden file of its own.
-PAIRS = [(c, f) for c in sorted(CASES) for f in sorted(FORMATS) if not (f == "github" and CASES[c][0] == "show")]
+# github and concise write a record as plain text (test_ci_formats.py, tests/render/formats/test_concise.py check
+# it is the same): no golden file of their own.
+AS_PLAIN = ("github", "concise")
+PAIRS = [(c, f) for c in sorted(CASES) for f in sorted(FORMATS) if not (f in AS_PLAIN and CASES[c][0] == "show")]
 
 
 @pytest.mark.parametrize(("case", "fmt"), PAIRS)

@@ -37,10 +37,14 @@ FORMATS = {
     "markdown": "leafexplain.render.formats.markdown",
     "github": "leafexplain.render.formats.github",
     "sarif": "leafexplain.render.formats.sarif",
+    "concise": "leafexplain.render.formats.concise",  # `file:line:col: error: message [id]`, for editors
+    "jsonl": "leafexplain.render.formats.jsonl",  # one JSON object a line per error
 }
 FORMAT_ALIASES = {"rich": "terminal"}  # the terminal format's name before it was written without rich
 FORMAT_CHOICES = ("auto", *FORMATS)  # auto: terminal on a terminal (or with colour forced), plain otherwise
 DOCUMENT_FORMATS = frozenset({"json", "sarif"})  # read by tools: a document is written even when nothing was found
+# One line per error and nothing around them: `run` writes each error's line as soon as the error is complete.
+LINE_FORMATS = frozenset({"concise", "jsonl"})
 
 
 def format_name(name: str) -> str:

@@ -129,59 +129,66 @@ def _cached_snippet(cached: CachedSnippet) -> dict[str, Any]:
     }
 
 
+def event_object(finding: Finding, found: Located | None = None, *, local: bool = False) -> dict[str, Any]:
+    """One event of the envelope (and one line of the jsonl format). With `local` (the report was located:
+    `found` is what was found for it, None where nothing was) it gains `user_snippet` and `explain_text` (what
+    `rustc --explain` says of a compile error's code no record explains, null otherwise), and each match
+    `library_source` (null where nothing was found here) and `source_snippet` (null where no origin has one)."""
+    e = finding.event
+    event: dict[str, Any] = {
+        "language": e.language,
+        "error_type": e.error_type,
+        "message": e.message,
+        "location": _frame(e.location),
+        "user_frame": _frame(e.user_frame),
+        "frames": [_frame(f) for f in e.frames],
+        "count": e.count,
+        "chained": e.chained,
+        "test": e.test,
+        "thread": e.thread,
+        "line": e.line_number,
+        "code": e.code,  # a compile error's code (rustc's `E0382`)
+        "detail": list(e.detail),  # the compiler's labels, `note:` and `help:` lines
+        "error_index_url": rust_error_page(e.code),
+        "matches": [_candidate(c) for c in finding.matches],
+        "near": [_candidate(c) for c in finding.near],
+    }
+    if e.report:  # human-panic's report file; absent for every other event
+        event["report"] = e.report
+    if finding.unlisted:  # only then: records past the bound of a wording many share (records/postings.py)
+        event["unlisted"] = finding.unlisted
+    if local:
+        event["user_snippet"] = _user_snippet(found.user) if found is not None else None
+        event["explain_text"] = found.explanation.text if found is not None and found.explanation is not None else None
+        for j, candidate in enumerate(event["matches"]):
+            installed = found.library[j] if found is not None and j < len(found.library) else None
+            candidate["library_source"] = _library_source(installed)
+            cached = found.cached[j] if found is not None and j < len(found.cached) else None
+            candidate["source_snippet"] = _source_snippet(finding.matches[j].record, installed, cached)
+    return event
+
+
+def event_objects(findings: Sequence[Finding], sources: Sequence[Located] | None) -> list[dict[str, Any]]:
+    """Each finding's event object, with what was found here for it when the report was located (`sources`)."""
+    if sources is None:
+        return [event_object(finding) for finding in findings]
+    return [event_object(finding, found, local=True) for finding, found in zip(findings, sources, strict=True)]
+
+
 def explain_document(
     findings: Iterable[Finding],
     threshold: float,
     sources: Sequence[Located] | None = None,
     redacted: Redacted = (),
 ) -> dict[str, Any]:
-    """The envelope; with `sources` (the local lookups, lined up with `findings`) each event gains
-    `user_snippet` and each match `library_source` (null where nothing was found here) and
-    `source_snippet` (null where no origin has one), and `explain_text`: what `rustc --explain` says of a
-    compile error's code no record explains (null otherwise). `redacted` counts the secrets replaced, by
-    kind (null: redaction was off)."""
-    events = []
-    for i, m in enumerate(findings):
-        e = m.event
-        events.append(
-            {
-                "language": e.language,
-                "error_type": e.error_type,
-                "message": e.message,
-                "location": _frame(e.location),
-                "user_frame": _frame(e.user_frame),
-                "frames": [_frame(f) for f in e.frames],
-                "count": e.count,
-                "chained": e.chained,
-                "test": e.test,
-                "thread": e.thread,
-                "line": e.line_number,
-                "code": e.code,  # a compile error's code (rustc's `E0382`)
-                "detail": list(e.detail),  # the compiler's labels, `note:` and `help:` lines
-                "error_index_url": rust_error_page(e.code),
-                "matches": [_candidate(c) for c in m.matches],
-                "near": [_candidate(c) for c in m.near],
-            }
-        )
-        if e.report:  # human-panic's report file; absent for every other event
-            events[-1]["report"] = e.report
-        if m.unlisted:  # only then: records past the bound of a wording many share (records/postings.py)
-            events[-1]["unlisted"] = m.unlisted
-        if sources is not None:
-            found = sources[i]
-            events[-1]["user_snippet"] = _user_snippet(found.user)
-            events[-1]["explain_text"] = found.explanation.text if found.explanation is not None else None
-            for j, candidate in enumerate(events[-1]["matches"]):
-                installed = found.library[j] if j < len(found.library) else None
-                candidate["library_source"] = _library_source(installed)
-                cached = found.cached[j] if j < len(found.cached) else None
-                candidate["source_snippet"] = _source_snippet(m.matches[j].record, installed, cached)
+    """The envelope: each finding's `event_object` (with `sources`, the local lookups lined up with `findings`,
+    what was found here); `redacted` counts the secrets replaced, by kind (null: redaction was off)."""
     return {
         "schema": EXPLAIN_SCHEMA,
         "version": __version__,
         "threshold": threshold,
         "redacted": None if redacted is None else dict(redacted),
-        "events": events,
+        "events": event_objects(tuple(findings), sources),
     }
 
 
