@@ -41,6 +41,7 @@ def find_sources(
     redacted as it is read, and counted there (the cache's when a view reads them)."""
     from leafexplain.locate.files import user_snippet
     from leafexplain.locate.library import forget_listings, library_source
+    from leafexplain.locate.raised import raised_at
 
     forget_listings()  # toolchains and packages installed since the last explanation are seen
     found = []
@@ -71,7 +72,8 @@ def find_sources(
 
                 lookups[code] = CodeLookup(code, paths)  # type: ignore[assignment]
             explanation = lookups[code]
-        found.append(Located(user, library, cached, explanation))  # type: ignore[arg-type]
+        raised = raised_at(finding.event, paths, redactor)  # where the library raised it, matched or not
+        found.append(Located(user, library, cached, explanation, raised))  # type: ignore[arg-type]
     return tuple(found)
 
 

@@ -19,6 +19,7 @@ from functools import lru_cache
 from leafexplain.libraries import CPYTHON_REPO, is_library_frame, issues_search, norm_path, repo_of, source_link
 from leafexplain.locate.files import LocalPaths, language_of, plain_path, read_lines, same_code, window
 from leafexplain.models import ErrorEvent, Frame, Raised
+from leafexplain.named import NamedTuple
 from leafexplain.regex import lazy_regex
 from leafexplain.safeio import inside, read_regular, realpath
 
@@ -35,13 +36,12 @@ _DEF = lazy_regex(r"^(\s*)(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)\s*[\[(]")
 _GUARD = lazy_regex(r"^(?:if|elif|while|assert)\b")
 
 
-class _Dist:
-    """One installed distribution: its name, version, Project-URLs and its RECORD's bytes (read when asked)."""
+class _Dist(NamedTuple):
+    """One installed distribution: its name, version and Project-URLs, from its METADATA."""
 
-    __slots__ = ("folder", "name", "urls", "version")
-
-    def __init__(self, folder: str, name: str, version: str | None, urls: tuple[tuple[str, str], ...]) -> None:
-        self.folder, self.name, self.version, self.urls = folder, name, version, urls
+    name: str
+    version: str | None
+    urls: tuple[tuple[str, str], ...]
 
 
 def python_raised(event: ErrorEvent, paths: LocalPaths) -> Raised | None:
@@ -73,32 +73,29 @@ def _raising_frame(event: ErrorEvent) -> Frame | None:
 
 def forget_listings() -> None:
     """Installed distributions are listed afresh by the next lookup."""
-    _distributions.cache_clear()
+    _dist_folders.cache_clear()
+    _distribution.cache_clear()
     _record_bytes.cache_clear()
     _is_stdlib.cache_clear()
 
 
 @lru_cache(maxsize=16)
-def _distributions(site: str) -> tuple[_Dist, ...]:
-    """The distributions installed in one site-packages folder (resolved), with their METADATA's headers."""
+def _dist_folders(site: str) -> tuple[str, ...]:
+    """The `*.dist-info` folders of one site-packages folder (resolved)."""
     try:
-        names = sorted(e.name for e in os.scandir(site) if e.name.endswith(".dist-info"))
+        return tuple(sorted(e.name for e in os.scandir(site) if e.name.endswith(".dist-info")))
     except OSError:
         return ()
-    found = []
-    for name in names:
-        folder = os.path.join(site, name)
-        headers = _metadata(os.path.join(folder, "METADATA"))
-        dist_name, _, dir_version = name[: -len(".dist-info")].partition("-")
-        found.append(
-            _Dist(
-                folder,
-                headers.get("name", [dist_name])[0],
-                headers.get("version", [dir_version or ""])[0] or None,
-                tuple(_project_urls(headers)),
-            )
-        )
-    return tuple(found)
+
+
+@lru_cache(maxsize=16)
+def _distribution(folder: str) -> _Dist:
+    """A dist-info folder's distribution; its folder's name says what METADATA does not."""
+    headers = _metadata(os.path.join(folder, "METADATA"))
+    dist_name, _, dir_version = os.path.basename(folder)[: -len(".dist-info")].partition("-")
+    name = headers.get("name", [dist_name])[0]
+    version = headers.get("version", [dir_version])[0] or None
+    return _Dist(name, version, tuple(_project_urls(headers)))
 
 
 def _metadata(path: str) -> dict[str, list[str]]:
@@ -137,12 +134,12 @@ def _record_bytes(folder: str) -> bytes:
 def _owner(site: str, tail: str) -> _Dist | None:
     """The distribution whose RECORD lists `tail` (a path below `site`): the one named like its top folder is
     asked first (`torch/_tensor.py` is torch's), then the others."""
-    dists = _distributions(site)
-    top = tail.split("/", 1)[0].lower().replace("-", "_")
+    top = tail.split("/", 1)[0].lower().replace("-", "_") + "-"
     listed = b"\n" + tail.encode("utf-8", errors="replace") + b","
-    for dist in sorted(dists, key=lambda d: not os.path.basename(d.folder).lower().startswith(top + "-")):
-        if listed in _record_bytes(dist.folder):
-            return dist
+    for name in sorted(_dist_folders(site), key=lambda name: not name.lower().startswith(top)):
+        folder = os.path.join(site, name)
+        if listed in _record_bytes(folder):
+            return _distribution(folder)
     return None
 
 
