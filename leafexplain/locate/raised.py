@@ -37,6 +37,10 @@ def raised_at(event: ErrorEvent, paths: LocalPaths, redactor: Redactor | None = 
         from leafexplain.locate.raised_search import searched_raised
 
         found = searched_raised(event, paths)
-    if found is not None and redactor is not None and found.lines:
-        found = found._replace(lines=tuple(map(redactor, found.lines)))
+    if found is not None and redactor is not None:  # what was read from the file, as the user's lines are
+        found = found._replace(
+            lines=tuple(map(redactor, found.lines)),
+            docstring=found.docstring and redactor(found.docstring),
+            condition=found.condition and redactor(found.condition),
+        )
     return found

@@ -14,6 +14,7 @@ from leafexplain.models import (
     Frame,
     LibrarySource,
     Located,
+    Raised,
     Record,
     RecordSet,
     Redacted,
@@ -92,6 +93,44 @@ def _library_source(source: LibrarySource | None) -> dict[str, Any] | None:
     }
 
 
+# `raised`'s keys, each present when known (docs/output.md).
+RAISED_KEYS = (
+    "library",
+    "version",
+    "path",
+    "line",
+    "start",
+    "lines",
+    "function",
+    "docstring",
+    "condition",
+    "url",
+    "url_note",
+    "issues_url",
+    "docs_url",
+    "new_command",
+)
+
+
+def raised_dict(raised: Raised | None) -> dict[str, Any] | None:
+    """Where a library raised the event (issue 25), with only what is known; `changed` only when true (then no
+    lines), `start` only with lines."""
+    if raised is None:
+        return None
+    out: dict[str, Any] = {}
+    for key in RAISED_KEYS:
+        value = getattr(raised, key)
+        if key == "lines":
+            value = list(value) or None
+        if key == "start" and not raised.lines:
+            value = None
+        if value is not None:
+            out[key] = value
+    if raised.changed:
+        out["changed"] = True
+    return out
+
+
 def _source_snippet(
     record: Record, installed: LibrarySource | None, cached: CachedSnippet | None
 ) -> dict[str, Any] | None:
@@ -138,7 +177,8 @@ def explain_document(
     """The envelope; with `sources` (the local lookups, lined up with `findings`) each event gains
     `user_snippet` and each match `library_source` (null where nothing was found here) and
     `source_snippet` (null where no origin has one), and `explain_text`: what `rustc --explain` says of a
-    compile error's code no record explains (null otherwise). `redacted` counts the secrets replaced, by
+    compile error's code no record explains (null otherwise), and `raised`: where a library raised it (null
+    when no library is known). `redacted` counts the secrets replaced, by
     kind (null: redaction was off)."""
     events = []
     for i, m in enumerate(findings):
@@ -171,6 +211,7 @@ def explain_document(
             found = sources[i]
             events[-1]["user_snippet"] = _user_snippet(found.user)
             events[-1]["explain_text"] = found.explanation.text if found.explanation is not None else None
+            events[-1]["raised"] = raised_dict(found.raised)
             for j, candidate in enumerate(events[-1]["matches"]):
                 installed = found.library[j] if j < len(found.library) else None
                 candidate["library_source"] = _library_source(installed)
