@@ -143,15 +143,15 @@ def _owner(site: str, tail: str) -> _Dist | None:
     return None
 
 
-def _from_site(event: ErrorEvent, frame: Frame, site_text: str, tail: str) -> Raised:
+def _from_site(event: ErrorEvent, frame: Frame, site_text: str, tail: str) -> Raised | None:
     """A site-packages frame: read when its distribution's RECORD lists the file, else named from its path."""
     tail = tail.replace("\\", "/")
-    package = tail.split("/", 1)[0]
-    if package.endswith(".py"):
-        package = package[:-3]
-    named = Raised(library=package, function=frame.function, language="python")
     parts = tail.split("/")
-    if ".." in parts or "." in parts or not tail.endswith(SOURCE_SUFFIXES) or not os.path.isdir(site_text):
+    if ".." in parts or "." in parts or "" in parts:
+        return None  # a path that leads out of the folder, or names nothing: no library is said to be there
+    package = parts[0][:-3] if parts[0].endswith(".py") else parts[0]
+    named = Raised(library=package, function=frame.function, language="python")
+    if not tail.endswith(SOURCE_SUFFIXES) or not os.path.isdir(site_text):
         return _linked(named, event, None, None, tail)
     site = realpath(site_text)
     dist = _owner(site, tail)
@@ -166,14 +166,16 @@ def _from_site(event: ErrorEvent, frame: Frame, site_text: str, tail: str) -> Ra
 
 def _from_stdlib(
     event: ErrorEvent, frame: Frame, lib_text: str, minor: str | None, tail: str, paths: LocalPaths
-) -> Raised:
+) -> Raised | None:
     """A standard library frame: read when the folder is an installed Python's standard library."""
     tail = tail.replace("\\", "/")
     parts = tail.split("/")
+    if ".." in parts or "." in parts or "" in parts:
+        return None
     here = paths.stdlib is not None and realpath(lib_text) == realpath(paths.stdlib)
     version = paths.python_version.removeprefix("Python ") if here else minor
     named = Raised(library="Python", version=version, function=frame.function, language="python")
-    if ".." in parts or "." in parts or not tail.endswith(SOURCE_SUFFIXES) or not _is_stdlib(lib_text):
+    if not tail.endswith(SOURCE_SUFFIXES) or not _is_stdlib(lib_text):
         return _linked(named, event, None, "python", tail)
     lib = realpath(lib_text)
     real = realpath(os.path.join(lib, *parts))
