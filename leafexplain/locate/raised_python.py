@@ -34,6 +34,7 @@ _SITE = lazy_regex(r"^(.*[/\\](?:site|dist)-packages)[/\\](.+)$")
 _STDLIB = lazy_regex(r"^(.*[/\\](?:lib(?:64)?[/\\]python(\d+(?:\.\d+)?)t?|Lib))[/\\](.+)$")
 _DEF = lazy_regex(r"^(\s*)(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)\s*[\[(]")
 _GUARD = lazy_regex(r"^(?:if|elif|while|assert)\b")
+_HEADER_END = lazy_regex(r"\s*:\s*(?:#.*)?$")  # a block header's colon and any comment after it
 
 
 class _Dist(NamedTuple):
@@ -227,7 +228,7 @@ def _condition(lines: tuple[str, ...], line: int, start: int) -> str | None:
         if not text.strip() or text.lstrip().startswith("#") or _indent(text) >= depth:
             continue
         stripped = text.strip()
-        return stripped.rstrip(":").strip() if _GUARD.match(stripped) else None
+        return _HEADER_END.sub("", stripped) if _GUARD.match(stripped) else None
     return None
 
 
