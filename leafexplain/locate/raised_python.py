@@ -106,7 +106,8 @@ def _metadata(path: str) -> dict[str, list[str]]:
     except (OSError, ValueError):
         return {}
     headers: dict[str, list[str]] = {}
-    for line in data.decode("utf-8", errors="replace").split("\n"):
+    head = data.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]  # torch's long description is 40 kB: not decoded
+    for line in head.decode("utf-8", errors="replace").split("\n"):
         if not line.strip():
             break
         name, colon, value = line.partition(":")
