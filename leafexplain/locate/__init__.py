@@ -8,7 +8,8 @@ the lines `leafexplain update` keeps for records whose library is not installed 
 Every line read here is redacted as it comes in, as the input was (`redact.Redactor`): the user's own, a
 library file's (which may be a file of the user's own folder, or one anyone could have written where a
 library goes) and the source cache's (an entry is a file anyone could have written too). `rustc` says
-what an error code no record explains means (`rustc`, run only when a view reads it).
+what an error code no record explains means (`rustc`, run only when a view reads it). `raised` says, for every
+event, where a library raised it (issue 25: docs/raised.md).
 """
 
 from __future__ import annotations
