@@ -209,14 +209,9 @@ PYTHON_LAYOUTS: dict[str, tuple[str, str, tuple[tuple[tuple[int, ...], str], ...
 }
 # Project-URL labels that name the source repository, in the order they are trusted.
 SOURCE_LABELS = ("source", "source code", "repository", "code", "github", "homepage", "home", "home-page")
-_GITHUB_REPO = lazy_regex(
-    r"^https?://(?:www\.)?github\.com/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?(?:[/#?]|$)"
-)
-_RELEASE = lazy_regex(r"^(\d+(?:\.\d+)*)")
-_NOT_WORDS = lazy_regex(
-    r"(?<![A-Za-z])'[^']*'(?![A-Za-z])|\"[^\"]*\"|`[^`]*`|\[[^\]]*\]|\([^)]*\)|\S*[/\\]\S*|\S*\d\S*"
-)
-_WORD = lazy_regex(r"[A-Za-z][A-Za-z_'-]*[A-Za-z]|[A-Za-z]")
+_REPO_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_'-")
+_CLOSERS = {"(": ")", "[": "]", "{": "}", '"': '"', "`": "`", "'": "'"}
 ISSUE_SEARCH_WORDS = 10
 
 
@@ -232,8 +227,17 @@ def normalised_name(distribution: str) -> str:
 
 def github_repo(url: str) -> str | None:
     """`owner/name` of a github.com URL (a repository's, or a page inside it)."""
-    found = _GITHUB_REPO.match(url.strip())
-    return f"{found.group(1)}/{found.group(2)}" if found else None
+    rest = url.strip()
+    for scheme in ("https://", "http://"):
+        rest = rest.removeprefix(scheme)
+    rest = rest.removeprefix("www.")
+    if not rest.startswith("github.com/"):
+        return None
+    parts = rest[len("github.com/") :].split("#", 1)[0].split("?", 1)[0].split("/")
+    if len(parts) < 2:
+        return None
+    owner, name = parts[0], parts[1].removesuffix(".git")
+    return f"{owner}/{name}" if owner and name and _REPO_CHARS.issuperset(owner + name) else None
 
 
 def repo_of(distribution: str, project_urls: Sequence[tuple[str, str]]) -> str | None:
@@ -256,8 +260,13 @@ def release(version: str) -> str:
 
 
 def _version_key(version: str) -> tuple[int, ...]:
-    found = _RELEASE.match(version)
-    return tuple(int(part) for part in found.group(1).split(".")) if found else ()
+    """`2.32.0rc1` -> (2, 32): the release's leading numbers."""
+    key = []
+    for part in version.split("."):
+        if not part.isdecimal():
+            break
+        key.append(int(part))
+    return tuple(key)
 
 
 def source_link(distribution: str, repo: str, version: str, tail: str, line: int | None) -> tuple[str, str | None]:
@@ -278,11 +287,49 @@ def source_link(distribution: str, repo: str, version: str, tail: str, line: int
 
 
 def message_words(message: str) -> list[str]:
-    """The literal words of a message, its values left out (numbers, quoted or bracketed values, paths)."""
+    """The literal words of a message, its values left out: quoted or bracketed values, paths, numbers (and
+    words with a digit), read with string tests (compiling the regexes would cost more than a lookup)."""
     first = message.strip().split("\n", 1)[0]
     if len(first) > 1 and first[0] == first[-1] and first[0] in "'\"":  # a KeyError's message is its key's repr
         first = first[1:-1]
-    return _WORD.findall(_NOT_WORDS.sub(" ", first))[:ISSUE_SEARCH_WORDS]
+    words: list[str] = []
+    for token in _outside_values(first).split():
+        if any(c.isdigit() or c in "/\\=<>" for c in token):
+            continue
+        run = ""
+        for char in token + " ":
+            if char in _WORD_CHARS:
+                run += char
+                continue
+            run = run.strip("_'-")
+            if run[:1].isalpha():
+                words.append(run)
+            run = ""
+    return words[:ISSUE_SEARCH_WORDS]
+
+
+def _outside_values(text: str) -> str:
+    """`text` with its quoted and bracketed parts blanked: a quote opens only where no letter is before it (the
+    `'` of `doesn't` is no quote); inside brackets only brackets count, inside quotes only the closing quote."""
+    out: list[str] = []
+    open_: list[str] = []
+    previous = " "
+    for at, char in enumerate(text):
+        if open_:
+            closer = open_[-1]
+            if char == closer and (closer != "'" or not text[at + 1 : at + 2].isalpha()):
+                open_.pop()
+            elif closer in ")]}" and char in "([{":
+                open_.append(_CLOSERS[char])
+        elif char in '([{"`' or (char == "'" and not previous.isalpha()):
+            open_.append(_CLOSERS[char])
+        else:
+            out.append(char)
+            previous = char
+            continue
+        out.append(" ")
+        previous = char
+    return "".join(out)
 
 
 def _query(text: str) -> str:

@@ -20,7 +20,6 @@ from leafexplain.libraries import CPYTHON_REPO, is_library_frame, issues_search,
 from leafexplain.locate.files import LocalPaths, language_of, plain_path, read_lines, same_code, window
 from leafexplain.models import ErrorEvent, Frame, Raised
 from leafexplain.named import NamedTuple
-from leafexplain.regex import lazy_regex
 from leafexplain.safeio import inside, read_regular, realpath
 
 RAISED_CONTEXT = 4  # lines either side of the raising line
@@ -30,11 +29,8 @@ MAX_METADATA_BYTES = 1_000_000
 MAX_RECORD_BYTES = 8_000_000  # torch's RECORD is about 2 MB
 DOCSTRING_CHARS = 600
 SOURCE_SUFFIXES = (".py", ".pyw")
-_SITE = lazy_regex(r"^(.*[/\\](?:site|dist)-packages)[/\\](.+)$")
-_STDLIB = lazy_regex(r"^(.*[/\\](?:lib(?:64)?[/\\]python(\d+(?:\.\d+)?)t?|Lib))[/\\](.+)$")
-_DEF = lazy_regex(r"^(\s*)(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)\s*[\[(]")
-_GUARD = lazy_regex(r"^(?:if|elif|while|assert)\b")
-_HEADER_END = lazy_regex(r"\s*:\s*(?:#.*)?$")  # a block header's colon and any comment after it
+# Read with string tests, not regexes: compiling the handful this takes cost more than all the rest of a lookup.
+_GUARDS = ("if", "elif", "while", "assert")
 
 
 class _Dist(NamedTuple):
@@ -51,13 +47,26 @@ def python_raised(event: ErrorEvent, paths: LocalPaths) -> Raised | None:
     if frame is None:
         return None
     file = norm_path(frame.file)
-    site = _SITE.match(file)
-    if site is not None:  # before the stdlib's pattern: `lib/python3.11/site-packages/` matches both
-        return _from_site(event, frame, site.group(1), site.group(2))
-    stdlib = _STDLIB.match(file)
-    if stdlib is not None:
-        return _from_stdlib(event, frame, stdlib.group(1), stdlib.group(2), stdlib.group(3), paths)
-    return None
+    cut = max(file.rfind("/site-packages/"), file.rfind("/dist-packages/"))
+    if cut >= 0:  # before the stdlib: `lib/python3.11/site-packages/` is in both
+        folder = file[: cut + len("/site-packages")]
+        return _from_site(event, frame, folder, file[len(folder) + 1 :])
+    stdlib = _stdlib_parts(file)
+    return None if stdlib is None else _from_stdlib(event, frame, *stdlib, paths)
+
+
+def _stdlib_parts(file: str) -> tuple[str, str | None, str] | None:
+    """(the standard library's folder, its `X.Y` when the path says it, the file below it) of a path in
+    `lib/pythonX.Y/` (or `lib64/`, or a free-threaded `pythonX.Yt/`) or Windows' `Lib/`."""
+    for marker in ("/lib/python", "/lib64/python"):
+        at = file.rfind(marker)
+        if at >= 0:
+            end = file.find("/", at + len(marker))
+            minor = file[at + len(marker) : end].removesuffix("t") if end > 0 else ""
+            if end > 0 and minor.replace(".", "").isdecimal() and minor[:1].isdecimal():
+                return file[:end], minor, file[end + 1 :]
+    at = file.rfind("/Lib/")
+    return (file[: at + 4], None, file[at + 5 :]) if at >= 0 else None
 
 
 def _raising_frame(event: ErrorEvent) -> Frame | None:
@@ -228,9 +237,29 @@ def _condition(lines: tuple[str, ...], line: int, start: int) -> str | None:
         text = lines[number - 1]
         if not text.strip() or text.lstrip().startswith("#") or _indent(text) >= depth:
             continue
-        stripped = text.strip()
-        return _HEADER_END.sub("", stripped) if _GUARD.match(stripped) else None
+        return _header(text.strip())
     return None
+
+
+def _header(stripped: str) -> str | None:
+    """An `if`/`elif`/`while`/`assert` line's test, without its colon and any comment after it."""
+    keyword = stripped.split(None, 1)[0].split("(", 1)[0] if stripped else ""
+    if keyword not in _GUARDS:
+        return None
+    if "#" in stripped and stripped[: stripped.rfind("#")].rstrip().endswith(":"):
+        stripped = stripped[: stripped.rfind("#")].rstrip()
+    return stripped.removesuffix(":").rstrip()
+
+
+def _def_name(text: str) -> str | None:
+    """The name a `def` (or `async def`) line defines."""
+    words = text.split(None, 2)
+    if words[:1] == ["async"]:
+        words = words[1:2] + (words[2].split(None, 1) if len(words) > 2 else [])
+    if len(words) < 2 or words[0] != "def":
+        return None
+    name = words[1].split("(", 1)[0].split("[", 1)[0]
+    return name if name.isidentifier() else None
 
 
 def _function(lines: tuple[str, ...], line: int) -> tuple[str | None, str | None]:
@@ -240,12 +269,12 @@ def _function(lines: tuple[str, ...], line: int) -> tuple[str | None, str | None
         text = lines[number - 1]
         if not text.strip() or _indent(text) >= depth:
             continue
-        found = _DEF.match(text)
-        if found is None:
+        name = _def_name(text)
+        if name is None:
             if not text.lstrip().startswith(("@", "#", ")", "]")) and _indent(text) < depth:
                 depth = _indent(text)  # a block inside the function: its `def` is further out still
             continue
-        return found.group(2), _docstring(lines, number)
+        return name, _docstring(lines, number)
     return None, None
 
 
