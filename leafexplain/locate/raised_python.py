@@ -20,13 +20,14 @@ from leafexplain.libraries import CPYTHON_REPO, is_library_frame, issues_search,
 from leafexplain.locate.files import LocalPaths, language_of, plain_path, read_lines, same_code, window
 from leafexplain.models import ErrorEvent, Frame, Raised
 from leafexplain.named import NamedTuple
-from leafexplain.safeio import inside, read_regular, realpath
+from leafexplain.safeio import inside, open_regular, read_regular, realpath
 
 RAISED_CONTEXT = 4  # lines either side of the raising line
 CONDITION_REACH = 12  # lines above the raising line where its guarding `if`/`assert` is looked for
 DEF_REACH = 400  # lines above the raising line where its function's `def` is looked for
 MAX_METADATA_BYTES = 1_000_000
-MAX_RECORD_BYTES = 8_000_000  # torch's RECORD is about 2 MB
+MAX_RECORD_BYTES = 8_000_000  # torch's RECORD is 1.4 MB
+RECORD_BLOCK = 1 << 17
 DOCSTRING_CHARS = 600
 SOURCE_SUFFIXES = (".py", ".pyw")
 # Read with string tests, not regexes: compiling the handful this takes cost more than all the rest of a lookup.
@@ -85,7 +86,7 @@ def forget_listings() -> None:
     """Installed distributions are listed afresh by the next lookup."""
     _dist_folders.cache_clear()
     _distribution.cache_clear()
-    _record_bytes.cache_clear()
+    _lists.cache_clear()
     _is_stdlib.cache_clear()
 
 
@@ -135,21 +136,30 @@ def _project_urls(headers: dict[str, list[str]]) -> list[tuple[str, str]]:
 
 
 @lru_cache(maxsize=64)
-def _record_bytes(folder: str) -> bytes:
+def _lists(folder: str, tail: str) -> bool:
+    """The dist-info folder's RECORD lists `tail`: read a block at a time up to the line that does (torch's
+    RECORD is 1.4 MB; its files are found a tenth of the way in, on average half), never past MAX_RECORD_BYTES."""
+    listed = b"\n" + tail.encode("utf-8", errors="replace") + b","
     try:
-        return b"\n" + read_regular(os.path.join(folder, "RECORD"), MAX_RECORD_BYTES, follow=False)
+        with open_regular(os.path.join(folder, "RECORD"), max_bytes=MAX_RECORD_BYTES, follow=False) as handle:
+            kept = b"\n"
+            while block := handle.read(RECORD_BLOCK):
+                kept += block
+                if listed in kept:
+                    return True
+                kept = kept[-len(listed) :]  # a line cut between two blocks
     except (OSError, ValueError):
-        return b""
+        return False
+    return False
 
 
 def _owner(site: str, tail: str) -> _Dist | None:
     """The distribution whose RECORD lists `tail` (a path below `site`): the one named like its top folder is
     asked first (`torch/_tensor.py` is torch's), then the others."""
     top = tail.split("/", 1)[0].lower().replace("-", "_") + "-"
-    listed = b"\n" + tail.encode("utf-8", errors="replace") + b","
     for name in sorted(_dist_folders(site), key=lambda name: not name.lower().startswith(top)):
         folder = os.path.join(site, name)
-        if listed in _record_bytes(folder):
+        if _lists(folder, tail):
             return _distribution(folder)
     return None
 
@@ -325,8 +335,6 @@ def _linked(found: Raised, event: ErrorEvent, dist: _Dist | None, known: str | N
 
 def _new_command(repo: str, found: Raised, event: ErrorEvent, tail: str, known: str | None) -> str:
     """`leafexplain new` with what was found: the commit is the release's, for the author to fill in."""
-    import shlex
-
     path = f"Lib/{tail}" if known == "python" else tail
     url = found.url or ""
     if "/blob/" in url:  # the repository's path, as the link has it
@@ -334,12 +342,20 @@ def _new_command(repo: str, found: Raised, event: ErrorEvent, tail: str, known: 
     tag = url.split("/blob/", 1)[1].split("/", 1)[0] if "/blob/" in url else found.version or "RELEASE"
     words = [
         "leafexplain new",
-        f"--repo {shlex.quote(repo)}",
-        f"--commit COMMIT_OF_{shlex.quote(tag)}",
-        f"--path {shlex.quote(path)}",
+        f"--repo {_quoted(repo)}",
+        f"--commit COMMIT_OF_{_quoted(tag)}",
+        f"--path {_quoted(path)}",
         f"--line {found.line}",
     ]
     if event.error_type:
-        words.append(f"--class {shlex.quote(event.error_type)}")
-    words.append(f"--message {shlex.quote(event.message.strip().split(chr(10), 1)[0][:300])}")
+        words.append(f"--class {_quoted(event.error_type)}")
+    words.append(f"--message {_quoted(event.message.strip().split(chr(10), 1)[0][:300])}")
     return " ".join(words)
+
+
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-")
+
+
+def _quoted(word: str) -> str:
+    """`word` as one shell word (shlex.quote's rule: importing shlex costs more than this takes)."""
+    return word if word and _PLAIN.issuperset(word) else "'" + word.replace("'", "'\"'\"'") + "'"
