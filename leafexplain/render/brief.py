@@ -18,7 +18,7 @@ from leafexplain.named import NamedTuple
 from leafexplain.render.document import format_frame
 from leafexplain.render.fitting import code_only, first_sentences, one_line, safe, shorten
 from leafexplain.render.naming import confidence_words, library, match_words, near_words, show_command
-from leafexplain.render.sections import other_line, raised_place
+from leafexplain.render.sections import other_line, raised_library, raised_where
 from leafexplain.text import safe_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up
@@ -71,7 +71,8 @@ class RaisedLines(NamedTuple):
     """Where a library raised an error no record explains: the library, its version and the place in words,
     the raising line (and its guard, and the line the statement goes on to), and that place's link."""
 
-    place: str  # `torch 2.13.0+cpu, …/torch/_tensor.py:691 in register_hook`
+    library: str  # `torch 2.13.0+cpu`
+    where: str  # `…/torch/_tensor.py:691 in register_hook`
     code: tuple[CodeLine, ...]
     language: str
     url: str | None  # the line in the library's repository at that version (checked)
@@ -240,7 +241,8 @@ def raised_lines(raised: Raised | None) -> RaisedLines | None:
         note = "the file changed since the run: its lines are not shown"
     else:
         note = safe(raised.url_note, 300) if raised.url_note else None
-    return RaisedLines(raised_place(raised), _raising_code(raised), raised.language, safe_link(raised.url), note)
+    code = _raising_code(raised)
+    return RaisedLines(raised_library(raised), raised_where(raised), code, raised.language, safe_link(raised.url), note)
 
 
 def _search(message: str) -> str:

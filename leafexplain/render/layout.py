@@ -272,11 +272,16 @@ def _raised(raised: RaisedLines, width: int, hyperlinks: bool) -> list[Line]:
     library, version and place (the link itself where the terminal shows OSC 8 links), the raising lines, and
     the link on a row of its own elsewhere."""
     url = raised.url
+    said = ", ".join(part for part in (raised.library, raised.where) if part)
+    if len(prose(said, width - GUTTER)) > 2:  # a long path loses its middle, never the file's name and line
+        head = raised.library + ", " if raised.library else ""
+        room = width - GUTTER - cells(CUT)  # the library on the first row, the end of the path whole on the second
+        keep = chars_within(raised.where[::-1], 0, max(room, 20))
+        said = head + CUT + raised.where[len(raised.where) - keep :]
     if url and hyperlinks:
-        place = prose(raised.place, width - GUTTER, 2)
-        out = labelled("raised", [(Segment(row, "link", target=url),) for row in place])
+        out = labelled("raised", [(Segment(row, "link", target=url),) for row in prose(said, width - GUTTER, 2)])
     else:
-        out = _text_rows("raised", raised.place, width, 2, "path")
+        out = _text_rows("raised", said, width, 2, "path")
     out += _numbered(list(raised.code), raised.language, width)
     if raised.note:
         out += _text_rows("", raised.note, width, 2, "dim")

@@ -106,15 +106,24 @@ def user_code_section(snippet: Snippet) -> Section:
     return Section("Your code", tuple(blocks))
 
 
-def raised_place(raised: Raised) -> str:
-    """The library, its version, and where in it: `torch 2.13.0+cpu, …/_tensor.py:691 in register_hook`."""
-    name = " ".join(safe(p, 200) for p in (raised.library, raised.version) if p)
+def raised_library(raised: Raised) -> str:
+    """The library and its version: `torch 2.13.0+cpu`."""
+    return " ".join(safe(p, 200) for p in (raised.library, raised.version) if p)
+
+
+def raised_where(raised: Raised) -> str:
+    """Where in the library: `…/torch/_tensor.py:691 in register_hook`."""
     where = safe(raised.path, 500) if raised.path else "its file is not on this machine"
     if raised.path and raised.line:
         where += f":{raised.line}"
     if raised.function:
         where += f" in {safe(raised.function, 200)}"
-    return f"{name}, {where}" if name else where
+    return where
+
+
+def raised_place(raised: Raised) -> str:
+    """The library, its version, and where in it: `torch 2.13.0+cpu, …/_tensor.py:691 in register_hook`."""
+    return ", ".join(part for part in (raised_library(raised), raised_where(raised)) if part)
 
 
 def raised_sections(raised: Raised) -> list[Section]:

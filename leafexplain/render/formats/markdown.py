@@ -145,7 +145,8 @@ def _code_fence(code: tuple[CodeLine, ...], language: str) -> str:
 def _raised_markdown(raised: RaisedLines) -> list[str]:
     """Where the library raised an error no record explains: the place and its link, the raising lines."""
     link = safe_link(raised.url)
-    parts = ["**Raised:** " + " ".join([md_escape(raised.place), *([f"<{link}>"] if link else [])])]
+    place = ", ".join(part for part in (raised.library, raised.where) if part)
+    parts = ["**Raised:** " + " ".join([md_escape(place), *([f"<{link}>"] if link else [])])]
     if raised.code:
         parts.append(_code_fence(raised.code, raised.language))
     if raised.note:
