@@ -42,7 +42,7 @@ def find_sources(
     redacted as it is read, and counted there (the cache's when a view reads them)."""
     from leafexplain.locate.files import user_snippet
     from leafexplain.locate.library import forget_listings, library_source
-    from leafexplain.locate.raised import raised_at
+    from leafexplain.locate.raised import RaisedLookup, raised_at
 
     forget_listings()  # toolchains and packages installed since the last explanation are seen
     found = []
@@ -73,7 +73,10 @@ def find_sources(
 
                 lookups[code] = CodeLookup(code, paths)  # type: ignore[assignment]
             explanation = lookups[code]
-        raised = raised_at(finding.event, paths, redactor)  # where the library raised it, matched or not
+        # Where the library raised it, matched or not; for a matched one, when a view reads it (the default view
+        # shows the record's explanation and reads no library file for it).
+        event = finding.event
+        raised = RaisedLookup(event, paths, redactor) if finding.matches else raised_at(event, paths, redactor)
         found.append(Located(user, library, cached, explanation, raised))  # type: ignore[arg-type]
     return tuple(found)
 

@@ -93,7 +93,12 @@ class Shown:
         """What was found for one finding, each path and note redacted (the lines were, when they were read)."""
         user = found.user and found.user._replace(**self._texts(found.user))
         library = tuple(source and source._replace(**self._texts(source)) for source in found.library)
-        raised = found.raised and found.raised._replace(**self._texts(found.raised))
+        raised = found.raised
+        later = getattr(raised, "then", None)  # a matched finding's lookup, read when a view asks: redacted then
+        if callable(later):
+            raised = later(lambda read: read._replace(**self._texts(read)))
+        elif raised is not None:
+            raised = raised._replace(**self._texts(raised))
         return found._replace(user=user, library=library, raised=raised)
 
     def _texts(self, snippet: object) -> dict[str, str]:

@@ -297,3 +297,14 @@ def test_a_path_shown_is_redacted(site: Site, tmp_path: Path) -> None:
     for fmt in ("plain", "json", "markdown", "github", "sarif"):
         out = user("--format", fmt, "--full", input=text).stdout
         assert token not in out, fmt
+
+
+def test_a_matched_events_default_view_reads_no_library_file_and_json_does(tmp_path: Path, opened: list[str]) -> None:
+    ran = subprocess.run([sys.executable, "-c", "import json; json.loads('{bad')"], capture_output=True, text=True)
+    user = Isolated(tmp_path)
+    plain = user("--format", "plain", input=ran.stderr)
+    assert plain.returncode == 0 and "matched:" in plain.stdout  # a bundled record explains it
+    assert opened == [] and "raised:  Python 3" not in plain.stdout  # the record's view, as before
+    (event,) = json.loads(user("--format", "json", input=ran.stderr).stdout)["events"]
+    assert event["matches"] and event["raised"]["library"] == "Python"
+    assert len(opened) == 1 and opened[0].endswith("json/decoder.py")

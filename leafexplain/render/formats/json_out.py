@@ -115,7 +115,7 @@ RAISED_KEYS = (
 def raised_dict(raised: Raised | None) -> dict[str, Any] | None:
     """Where a library raised the event (issue 25), with only what is known; `changed` only when true (then no
     lines), `start` only with lines."""
-    if raised is None:
+    if not raised:  # None, or a matched finding's lookup that found nothing
         return None
     out: dict[str, Any] = {}
     for key in RAISED_KEYS:
