@@ -207,6 +207,32 @@ PYTHON_LAYOUTS: dict[str, tuple[str, str, tuple[tuple[tuple[int, ...], str], ...
     "requests": ("psf/requests", "v{version}", (((2, 32), "src/"), ((0,), ""))),
     "python": (CPYTHON_REPO, "v{version}", (((0,), "Lib/"),)),
 }
+# The distributions whose import name is not their own (`import sklearn` is scikit-learn's): the dist-info asked
+# first for a file below that folder, before the others (normalised names, as `normalised_name` writes them).
+DISTRIBUTION_OF = {
+    "sklearn": "scikit_learn",
+    "skimage": "scikit_image",
+    "cv2": "opencv_python",
+    "PIL": "pillow",
+    "yaml": "pyyaml",
+    "dateutil": "python_dateutil",
+    "attr": "attrs",
+    "bs4": "beautifulsoup4",
+    "jwt": "pyjwt",
+    "serial": "pyserial",
+    "google": "protobuf",
+    "git": "gitpython",
+    "dotenv": "python_dotenv",
+    "multipart": "python_multipart",
+    "Crypto": "pycryptodome",
+    "OpenSSL": "pyopenssl",
+    "usb": "pyusb",
+    "wx": "wxpython",
+    "pkg_resources": "setuptools",
+    "_pytest": "pytest",
+    "functorch": "torch",
+    "torchgen": "torch",
+}
 # Project-URL labels that name the source repository, in the order they are trusted.
 SOURCE_LABELS = ("source", "source code", "repository", "code", "github", "homepage", "home", "home-page")
 _REPO_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")

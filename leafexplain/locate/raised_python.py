@@ -16,7 +16,16 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-from leafexplain.libraries import CPYTHON_REPO, is_library_frame, issues_search, norm_path, repo_of, source_link
+from leafexplain.libraries import (
+    CPYTHON_REPO,
+    DISTRIBUTION_OF,
+    is_library_frame,
+    issues_search,
+    norm_path,
+    normalised_name,
+    repo_of,
+    source_link,
+)
 from leafexplain.locate.files import LocalPaths, language_of, plain_path, read_lines, same_code, window
 from leafexplain.models import ErrorEvent, Frame, Raised
 from leafexplain.named import NamedTuple
@@ -154,14 +163,26 @@ def _lists(folder: str, tail: str) -> bool:
 
 
 def _owner(site: str, tail: str) -> _Dist | None:
-    """The distribution whose RECORD lists `tail` (a path below `site`): the one named like its top folder is
-    asked first (`torch/_tensor.py` is torch's), then the others."""
-    top = tail.split("/", 1)[0].lower().replace("-", "_") + "-"
-    for name in sorted(_dist_folders(site), key=lambda name: not name.lower().startswith(top)):
+    """The distribution whose RECORD lists `tail` (a path below `site`): the one named like its top folder (or
+    known to install it: `sklearn/` is scikit-learn's) is asked first, then the others, the smallest RECORD
+    first (pip's and numpy's are large, and seldom the one)."""
+    top = tail.split("/", 1)[0].removesuffix(".py")
+    names = {normalised_name(top) + "-", DISTRIBUTION_OF.get(top, "\0") + "-"}
+    folders = _dist_folders(site)
+    first = [name for name in folders if any(name.lower().startswith(prefix) for prefix in names)]
+    rest = sorted((name for name in folders if name not in first), key=lambda name: _record_size(site, name))
+    for name in first + rest:
         folder = os.path.join(site, name)
         if _lists(folder, tail):
             return _distribution(folder)
     return None
+
+
+def _record_size(site: str, name: str) -> int:
+    try:
+        return os.stat(os.path.join(site, name, "RECORD")).st_size
+    except OSError:
+        return 0
 
 
 def _from_site(event: ErrorEvent, frame: Frame, site_text: str, tail: str) -> Raised | None:
