@@ -19,7 +19,7 @@ from leafexplain.locate.files import MAX_FILE_BYTES, LocalPaths
 from leafexplain.locate.raised import raised_at
 from leafexplain.models import ErrorEvent, Raised
 from leafexplain.redact import Redactor
-from tests.conftest import Isolated
+from tests.conftest import Isolated, make_record, write_records
 
 SECRET = "SECRET-MARKER-not-to-be-shown"
 MESSAGE = "widget count must be positive, got -3"
@@ -308,3 +308,22 @@ def test_a_matched_events_default_view_reads_no_library_file_and_json_does(tmp_p
     (event,) = json.loads(user("--format", "json", input=ran.stderr).stdout)["events"]
     assert event["matches"] and event["raised"]["library"] == "Python"
     assert len(opened) == 1 and opened[0].endswith("json/decoder.py")
+
+
+def test_a_matched_events_raised_holds_no_secret(site: Site, tmp_path: Path) -> None:
+    token = "ghp_" + "Y1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    folder = tmp_path / token
+    (tmp_path / "venv").rename(folder)
+    raised_python.forget_listings()
+    user = Isolated(tmp_path)
+    record = make_record(
+        message="widget count must be positive, got {n}", errorType="exception", errorClass="ValueError"
+    )
+    write_records(user.records, "widget.json", {**record, "errorMessage": MESSAGE, "slug": "widget-count"})
+    text = traceback(folder / "lib" / "python3.11" / "site-packages" / "widgetlib" / "core.py")
+    done = json.loads(user("--format", "json", input=text).stdout)
+    (event,) = done["events"]
+    assert event["matches"], "the user's record explains it"
+    # The input's path was redacted as it came in: the frame names a file not on this machine, and nothing shows it.
+    assert event["raised"]["library"] == "widgetlib" and token not in json.dumps(done)
+    assert done["redacted"]
