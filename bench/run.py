@@ -34,6 +34,8 @@ import generate
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
 PANIC = str(generate.CORPUS / "rust" / "cargo-run-leaf.txt")
+# Raised in torch 2.13.0's own Python code: its files are read where the venv that ran it is on this machine.
+TORCH = str(ROOT / "tests" / "corpus" / "raised" / "torch-register-hook.txt")
 RUNS = 9
 LOG_SIZES_MB = (1, 10, 100)
 # `python -c pass` of the measured environment against a bare start of the same Python (`-I -S`):
@@ -160,13 +162,34 @@ def check_floor(python: Path, env: dict[str, str], runs: int) -> float:
 # --- the measurements ---------------------------------------------------------------------------
 
 
+def raised_in_library(python: str) -> Path:
+    """A real traceback no record explains, raised in a library of the measured venv (rich, a dependency): its
+    explanation reads the library's RECORD, METADATA and file (issue 25)."""
+    program = "from rich.color import Color\nColor.parse('not-a-colour')\n"
+    done = subprocess.run([python, "-c", program], capture_output=True, text=True)
+    path = DATA / "raised-in-rich.txt"
+    path.write_text(done.stderr)
+    return path
+
+
 def startup(leafexplain: str, python_pass: list[str], env: dict[str, str], runs: int) -> None:
     run_once([leafexplain, "--format", "json", "--file", PANIC], env)  # builds the bundled index
+    unknown = str(raised_in_library(python_pass[0]))
     for name, cmd, limit in (
         ("--version", [leafexplain, "--version"], 2.5),
         ("--help", [leafexplain, "--help"], 2.5),
         ("explain, bundled records, --format json", [leafexplain, "--format", "json", "--file", PANIC], 3.0),
         ("explain, bundled records, rich --color always", [leafexplain, "--color", "always", "--file", PANIC], 6.0),
+        (
+            "explain, unknown error raised in a library, --format json",
+            [leafexplain, "--format", "json", "--file", unknown],
+            3.5,
+        ),
+        (
+            "explain, unknown torch error (the battery's), --format json",
+            [leafexplain, "--format", "json", "--file", TORCH],
+            3.5,
+        ),
     ):
         r = compare(cmd, python_pass, env, runs)
         ratio = r["ours"] / r["base"]

@@ -191,3 +191,179 @@ def frame_hint(frames: Iterable[Frame], tails: Sequence[str]) -> int | None:
 def rustc_commit(frames: Iterable[Frame]) -> str | None:
     """The rustc commit a backtrace's `/rustc/<sha>/` paths name."""
     return next((m.group(1) for f in frames if (m := RUSTC_SHA.search(norm_path(f.file)))), None)
+
+
+# --- repositories: where an installed library's file lies in its repository, at its version ---------
+
+# A distribution's repository, the scheme of its release tags, and the folder of the repository its installed
+# files sit under (an installed `torch/_tensor.py` is `torch/_tensor.py` in the repository), by distribution
+# name as `normalised_name` writes it. A layout that moved is a list of (the first version with it, folder),
+# newest first. requests moved into `src/` at v2.32.0 (psf/requests' tags v2.31.0 and v2.32.0).
+PYTHON_LAYOUTS: dict[str, tuple[str, str, tuple[tuple[tuple[int, ...], str], ...]]] = {
+    "torch": (TORCH_REPO, "v{version}", (((0,), ""),)),
+    "numpy": ("numpy/numpy", "v{version}", (((0,), ""),)),
+    "pandas": ("pandas-dev/pandas", "v{version}", (((0,), ""),)),
+    "scikit_learn": ("scikit-learn/scikit-learn", "{version}", (((0,), ""),)),
+    "requests": ("psf/requests", "v{version}", (((2, 32), "src/"), ((0,), ""))),
+    "python": (CPYTHON_REPO, "v{version}", (((0,), "Lib/"),)),
+}
+# The distributions whose import name is not their own (`import sklearn` is scikit-learn's): the dist-info asked
+# first for a file below that folder, before the others (normalised names, as `normalised_name` writes them).
+DISTRIBUTION_OF = {
+    "sklearn": "scikit_learn",
+    "skimage": "scikit_image",
+    "cv2": "opencv_python",
+    "PIL": "pillow",
+    "yaml": "pyyaml",
+    "dateutil": "python_dateutil",
+    "attr": "attrs",
+    "bs4": "beautifulsoup4",
+    "jwt": "pyjwt",
+    "serial": "pyserial",
+    "google": "protobuf",
+    "git": "gitpython",
+    "dotenv": "python_dotenv",
+    "multipart": "python_multipart",
+    "Crypto": "pycryptodome",
+    "OpenSSL": "pyopenssl",
+    "usb": "pyusb",
+    "wx": "wxpython",
+    "pkg_resources": "setuptools",
+    "_pytest": "pytest",
+    "functorch": "torch",
+    "torchgen": "torch",
+}
+# Project-URL labels that name the source repository, in the order they are trusted.
+SOURCE_LABELS = ("source", "source code", "repository", "code", "github", "homepage", "home", "home-page")
+_REPO_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_'-")
+_CLOSERS = {"(": ")", "[": "]", "{": "}", '"': '"', "`": "`", "'": "'"}
+ISSUE_SEARCH_WORDS = 10
+
+
+def normalised_name(distribution: str) -> str:
+    """A distribution's name as its dist-info folder spells it, lower case: `scikit-learn` -> `scikit_learn`."""
+    out = []
+    for char in distribution.lower():
+        sep = char in "-_."
+        if not (sep and out and out[-1] == "_"):
+            out.append("_" if sep else char)
+    return "".join(out)
+
+
+def github_repo(url: str) -> str | None:
+    """`owner/name` of a github.com URL (a repository's, or a page inside it)."""
+    rest = url.strip()
+    for scheme in ("https://", "http://"):
+        rest = rest.removeprefix(scheme)
+    rest = rest.removeprefix("www.")
+    if not rest.startswith("github.com/"):
+        return None
+    parts = rest[len("github.com/") :].split("#", 1)[0].split("?", 1)[0].split("/")
+    if len(parts) < 2:
+        return None
+    owner, name = parts[0], parts[1].removesuffix(".git")
+    return f"{owner}/{name}" if owner and name and _REPO_CHARS.issuperset(owner + name) else None
+
+
+def repo_of(distribution: str, project_urls: Sequence[tuple[str, str]]) -> str | None:
+    """A distribution's repository: the project's own layout when known, else its Project-URLs' github.com one."""
+    known = PYTHON_LAYOUTS.get(normalised_name(distribution))
+    if known:
+        return known[0]
+    ranked = sorted(project_urls, key=lambda pair: _label_rank(pair[0]))
+    return next((repo for label, url in ranked if _label_rank(label) < 99 and (repo := github_repo(url))), None)
+
+
+def _label_rank(label: str) -> int:
+    label = label.strip().lower()
+    return SOURCE_LABELS.index(label) if label in SOURCE_LABELS else 99
+
+
+def release(version: str) -> str:
+    """A version without its local part (`2.13.0+cpu` -> `2.13.0`): the release a tag names."""
+    return version.split("+", 1)[0].strip()
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    """`2.32.0rc1` -> (2, 32): the release's leading numbers."""
+    key = []
+    for part in version.split("."):
+        if not part.isdecimal():
+            break
+        key.append(int(part))
+    return tuple(key)
+
+
+def source_link(distribution: str, repo: str, version: str, tail: str, line: int | None) -> tuple[str, str | None]:
+    """(the URL of `tail`, an installed file's path under its site-packages, at `version` in `repo`, a note):
+    the line itself where the library's tag scheme and layout are known (PYTHON_LAYOUTS), else the tag the
+    version most likely has, with a note that the file's place in the repository is not known."""
+    known = PYTHON_LAYOUTS.get(normalised_name(distribution))
+    number = release(version)
+    if known is None:
+        tag = f"v{number}"
+        note = f"where {tail} lies in {repo} is not known here; the link is the tag {tag}, its usual name"
+        return f"{GITHUB}/{repo}/tree/{tag}", note
+    _, scheme, layouts = known
+    key = _version_key(number)
+    folder = next(prefix for since, prefix in layouts if key >= since)
+    anchor = f"#L{line}" if line else ""
+    return f"{GITHUB}/{repo}/blob/{scheme.format(version=number)}/{folder}{tail}{anchor}", None
+
+
+def message_words(message: str) -> list[str]:
+    """The literal words of a message, its values left out: quoted or bracketed values, paths, numbers (and
+    words with a digit), read with string tests (compiling the regexes would cost more than a lookup)."""
+    first = message.strip().split("\n", 1)[0]
+    if len(first) > 1 and first[0] == first[-1] and first[0] in "'\"":  # a KeyError's message is its key's repr
+        first = first[1:-1]
+    words: list[str] = []
+    for token in _outside_values(first).split():
+        if any(c.isdigit() or c in "/\\=<>" for c in token):
+            continue
+        run = ""
+        for char in token + " ":
+            if char in _WORD_CHARS:
+                run += char
+                continue
+            run = run.strip("_'-")
+            if run[:1].isalpha():
+                words.append(run)
+            run = ""
+    return words[:ISSUE_SEARCH_WORDS]
+
+
+def _outside_values(text: str) -> str:
+    """`text` with its quoted and bracketed parts blanked: a quote opens only where no letter is before it (the
+    `'` of `doesn't` is no quote); inside brackets only brackets count, inside quotes only the closing quote."""
+    out: list[str] = []
+    open_: list[str] = []
+    previous = " "
+    for at, char in enumerate(text):
+        if open_:
+            closer = open_[-1]
+            if char == closer and (closer != "'" or not text[at + 1 : at + 2].isalpha()):
+                open_.pop()
+            elif closer in ")]}" and char in "([{":
+                open_.append(_CLOSERS[char])
+        elif char in '([{"`' or (char == "'" and not previous.isalpha()):
+            open_.append(_CLOSERS[char])
+        else:
+            out.append(char)
+            previous = char
+            continue
+        out.append(" ")
+        previous = char
+    return "".join(out)
+
+
+def _query(text: str) -> str:
+    """`text` percent-encoded for a URL's query (urllib.parse costs more to import than this takes)."""
+    safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~"
+    return "".join("+" if c == " " else c if c in safe else "".join(f"%{b:02X}" for b in c.encode()) for c in text)
+
+
+def issues_search(repo: str, message: str) -> str:
+    """A search of `repo`'s issues for the message's literal words."""
+    return f"{GITHUB}/{repo}/issues?q={_query(' '.join(['is:issue', *message_words(message)]))}"

@@ -8,7 +8,8 @@ the lines `leafexplain update` keeps for records whose library is not installed 
 Every line read here is redacted as it comes in, as the input was (`redact.Redactor`): the user's own, a
 library file's (which may be a file of the user's own folder, or one anyone could have written where a
 library goes) and the source cache's (an entry is a file anyone could have written too). `rustc` says
-what an error code no record explains means (`rustc`, run only when a view reads it).
+what an error code no record explains means (`rustc`, run only when a view reads it). `raised` says, for every
+event, where a library raised it (issue 25: docs/raised.md).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def find_sources(
     redacted as it is read, and counted there (the cache's when a view reads them)."""
     from leafexplain.locate.files import user_snippet
     from leafexplain.locate.library import forget_listings, library_source
+    from leafexplain.locate.raised import RaisedLookup, raised_at
 
     forget_listings()  # toolchains and packages installed since the last explanation are seen
     found = []
@@ -71,7 +73,11 @@ def find_sources(
 
                 lookups[code] = CodeLookup(code, paths)  # type: ignore[assignment]
             explanation = lookups[code]
-        found.append(Located(user, library, cached, explanation))  # type: ignore[arg-type]
+        # Where the library raised it, matched or not; for a matched one, when a view reads it (the default view
+        # shows the record's explanation and reads no library file for it).
+        event = finding.event
+        raised = RaisedLookup(event, paths, redactor) if finding.matches else raised_at(event, paths, redactor)
+        found.append(Located(user, library, cached, explanation, raised))  # type: ignore[arg-type]
     return tuple(found)
 
 

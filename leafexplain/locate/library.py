@@ -36,7 +36,7 @@ def forget_listings() -> None:
     """Folder listings (toolchains, crates, installed packages) are read again by the next lookup."""
     # The Rust and Python lookups are imported by the first explanation that needs them (a Rust panic never
     # looks for a Python package): one that is not imported yet has listed nothing.
-    for name in ("leafexplain.locate.rust", "leafexplain.locate.python"):
+    for name in ("leafexplain.locate.rust", "leafexplain.locate.python", "leafexplain.locate.raised_python"):
         module = sys.modules.get(name)
         if module is not None:
             module.forget_listings()

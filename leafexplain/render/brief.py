@@ -12,12 +12,12 @@ import re
 from collections.abc import Callable, Sequence
 
 from leafexplain.libraries import rust_error_page
-from leafexplain.models import Candidate, ErrorEvent, Finding, Located, Record, Report, Snippet
+from leafexplain.models import Candidate, ErrorEvent, Finding, Located, Raised, Record, Report, Snippet
 from leafexplain.named import NamedTuple
 from leafexplain.render.document import format_frame
 from leafexplain.render.fitting import code_only, first_sentences, one_line, safe, shorten
 from leafexplain.render.naming import confidence_words, library, match_words, near_words, shell_word, show_command
-from leafexplain.render.sections import other_line
+from leafexplain.render.sections import other_line, raised_library, raised_where
 from leafexplain.text import safe_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up
@@ -66,6 +66,18 @@ class Explanation(NamedTuple):
     more: str  # the command that shows everything
 
 
+class RaisedLines(NamedTuple):
+    """Where a library raised an error no record explains: the library, its version and the place in words,
+    the raising line (and its guard, and the line the statement goes on to), and that place's link."""
+
+    library: str  # `torch 2.13.0+cpu`
+    where: str  # `…/torch/_tensor.py:691 in register_hook`
+    code: tuple[CodeLine, ...]
+    language: str
+    url: str | None  # the line in the library's repository at that version (checked)
+    note: str | None  # the file changed since the run, or why the link is the tag only
+
+
 class Brief(NamedTuple):
     """One error in the default view: what it is, your code, and its explanations, the most specific first."""
 
@@ -83,6 +95,7 @@ class Brief(NamedTuple):
     compiler: str | None = None  # ... and for a compile error's code, what `rustc --explain` says (its opening)
     compiler_page: str | None = None  # ... and the error index's page of that code
     repeat_of: int | None = None  # its record was explained above, for this error number
+    raised: RaisedLines | None = None  # ... and where the library raised it, read here (issue 25)
 
 
 def _changes(before: list[str], after: list[str], same: Callable[[str], str]) -> list[ExampleLine]:
@@ -203,6 +216,37 @@ def _context(event: ErrorEvent, snippet: Snippet | None) -> tuple[str, ...]:
     return tuple(said)
 
 
+def _raising_code(raised: Raised) -> tuple[CodeLine, ...]:
+    """The raising line, with its guard when that is one of the two lines above it and the line after it
+    when the statement goes on there (`raise RuntimeError(` and its message below): three lines at most."""
+    if not raised.lines or raised.line is None:
+        return ()
+    at = raised.line - raised.start
+    if not 0 <= at < len(raised.lines):
+        return ()
+    first = at
+    if raised.condition:
+        guard = [n for n in range(max(at - 2, 0), at) if raised.lines[n].strip().startswith(raised.condition)]
+        first = guard[-1] if guard else at
+    last = at + 1 if raised.lines[at].rstrip().endswith(("(", "[", "{", ",", "\\")) else at
+    last = min(last, len(raised.lines) - 1, first + 2)
+    return tuple(
+        CodeLine(raised.start + n, safe(raised.lines[n].rstrip(), 1000), n == at) for n in range(first, last + 1)
+    )
+
+
+def raised_lines(raised: Raised | None) -> RaisedLines | None:
+    """What the default view says of where a library raised the error; None when no library is known."""
+    if raised is None or not raised.library:
+        return None
+    if raised.changed:
+        note = "the file changed since the run: its lines are not shown"
+    else:
+        note = safe(raised.url_note, 300) if raised.url_note else None
+    code = _raising_code(raised)
+    return RaisedLines(raised_library(raised), raised_where(raised), code, raised.language, safe_link(raised.url), note)
+
+
 def _search(message: str) -> str:
     words = _SEARCHABLE.findall(one_line(message, 300))[:SEARCH_WORDS]
     return f"leafexplain search {shell_word(' '.join(words))}" if words else "leafexplain search WORDS"
@@ -235,6 +279,7 @@ def brief(finding: Finding, located: Located | None = None, *, verbose: bool = F
             search=_search(event.message),
             compiler=None if said is None or not said.text else safe(said.text, 1000),
             compiler_page=None if said is None else safe_link(said.url),
+            raised=raised_lines(located.raised if located else None),
         )
     # One error carried inside another (`unwrap()` on an `Err` holding a torch error): the record of
     # the error inside (the payload, ranked first) is the specific explanation, shown in full; the

@@ -12,7 +12,14 @@ from leafexplain.models import ErrorEvent, Finding, Frame, Located, Record, Repo
 from leafexplain.named import NamedTuple
 from leafexplain.render.fitting import safe
 from leafexplain.render.naming import match_words, near_words
-from leafexplain.render.sections import SNIPPET_CONTEXT, Block, Section, record_sections, user_code_section
+from leafexplain.render.sections import (
+    SNIPPET_CONTEXT,
+    Block,
+    Section,
+    raised_sections,
+    record_sections,
+    user_code_section,
+)
 from leafexplain.text import safe_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up
@@ -80,8 +87,10 @@ def event_view(
     mine += compiler_sections(event, sources)
     if best is None:
         near = tuple(near_words(c, verbose=verbose) for c in finding.near)
+        raised = raised_sections(sources.raised) if sources and sources.raised and sources.raised.library else []
         sections = [
             *mine,
+            *raised,
             Section(
                 "No record matches this error",
                 (Block("text", "Nearest records, below the cut-off:"), Block("bullets", items=near))

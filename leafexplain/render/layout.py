@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from leafexplain.models import Report
 from leafexplain.named import NamedTuple
-from leafexplain.render.brief import Brief, ExampleLine, Explanation, briefs, count_line
+from leafexplain.render.brief import Brief, CodeLine, ExampleLine, Explanation, RaisedLines, briefs, count_line
 from leafexplain.render.fitting import (
     CUT,
     cells,
@@ -141,8 +141,12 @@ def _message(brief: Brief, width: int) -> list[Line]:
 
 def _code(brief: Brief, width: int, marked_only: bool) -> list[Line]:
     """The user's line (and, with room, one either side), numbered, the line itself marked with `>`."""
-    code, language = brief.code, brief.code_language
-    shown = [c for c in code if c.marked] if marked_only else list(code)
+    code = [c for c in brief.code if c.marked] if marked_only else list(brief.code)
+    return _numbered(code, brief.code_language, width)
+
+
+def _numbered(shown: list[CodeLine], language: str, width: int) -> list[Line]:
+    """Lines of code numbered, the frame's own marked with `>`."""
     digits = max((len(str(c.number)) for c in shown if c.number is not None), default=0)
     out: list[Line] = []
     for line in shown:
@@ -263,6 +267,30 @@ def _source(explanation: Explanation, width: int, hyperlinks: bool) -> list[Line
     return out
 
 
+def _raised(raised: RaisedLines, width: int, hyperlinks: bool) -> list[Line]:
+    """Where the library raised an error no record explains, in the room a record's fix would take: the
+    library, version and place (the link itself where the terminal shows OSC 8 links), the raising lines, and
+    the link on a row of its own elsewhere."""
+    url = raised.url
+    said = ", ".join(part for part in (raised.library, raised.where) if part)
+    if len(prose(said, width - GUTTER)) > 2:  # a long path loses its middle, never the file's name and line
+        head = raised.library + ", " if raised.library else ""
+        room = width - GUTTER - cells(CUT)  # the library on the first row, the end of the path whole on the second
+        keep = chars_within(raised.where[::-1], 0, max(room, 20))
+        said = head + CUT + raised.where[len(raised.where) - keep :]
+    if url and hyperlinks:
+        out = labelled("raised", [(Segment(row, "link", target=url),) for row in prose(said, width - GUTTER, 2)])
+    else:
+        out = _text_rows("raised", said, width, 2, "path")
+    out += _numbered(list(raised.code), raised.language, width)
+    if raised.note:
+        out += _text_rows("", raised.note, width, 2, "dim")
+    if url and not hyperlinks:
+        indent = " " * GUTTER if cells(url) <= width - GUTTER else INDENT
+        out.append((Segment(indent), Segment(url, "link", target=url)))
+    return out
+
+
 def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = "", full_hint: bool = True) -> list[Line]:
     """One error in at most SCREEN_ROWS rows at `width` columns (when its required parts fit at all)."""
     role = "heading" if brief.explanations else "unknown"
@@ -281,7 +309,8 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
         search = _text_rows("try", brief.search or "", width, 2)
         said = _text_rows("rustc", brief.compiler, width, 3) if brief.compiler else []
         page = _link_row("docs", brief.compiler_page) if brief.compiler_page else []
-        return top + _code(brief, width, marked_only=False) + said + page + verdict + found + search
+        raised = _raised(brief.raised, width, hyperlinks) if brief.raised else []
+        return top + _code(brief, width, marked_only=False) + said + page + raised + verdict + found + search
     first = brief.explanations[0]
     why = _why(first.why, width) if first.why else []
     fixes = _fixes(first.fixes, width)

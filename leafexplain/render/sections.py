@@ -7,7 +7,7 @@ Each section is made of blocks that hold no width or colour; every format writes
 from __future__ import annotations
 
 from leafexplain.libraries import norm_path
-from leafexplain.models import CachedSnippet, ErrorEvent, LibrarySource, Record, Snippet
+from leafexplain.models import CachedSnippet, ErrorEvent, LibrarySource, Raised, Record, Snippet
 from leafexplain.named import NamedTuple
 from leafexplain.render.fitting import safe
 from leafexplain.text import safe_link
@@ -104,6 +104,52 @@ def user_code_section(snippet: Snippet) -> Section:
     if snippet.note:
         blocks.append(Block("text", safe(snippet.note, 1000)))
     return Section("Your code", tuple(blocks))
+
+
+def raised_library(raised: Raised) -> str:
+    """The library and its version: `torch 2.13.0+cpu`."""
+    return " ".join(safe(p, 200) for p in (raised.library, raised.version) if p)
+
+
+def raised_where(raised: Raised) -> str:
+    """Where in the library: `…/torch/_tensor.py:691 in register_hook`."""
+    where = safe(raised.path, 500) if raised.path else "its file is not on this machine"
+    if raised.path and raised.line:
+        where += f":{raised.line}"
+    if raised.function:
+        where += f" in {safe(raised.function, 200)}"
+    return where
+
+
+def raised_place(raised: Raised) -> str:
+    """The library, its version, and where in it: `torch 2.13.0+cpu, …/_tensor.py:691 in register_hook`."""
+    return ", ".join(part for part in (raised_library(raised), raised_where(raised)) if part)
+
+
+def raised_sections(raised: Raised) -> list[Section]:
+    """Where a library raised an error no record explains, read here: the place, its lines, the condition that
+    guards them, the function's docstring and the link; a search of the library's issues; how to add a record."""
+    blocks = [Block("text", raised_place(raised))]
+    if raised.changed:
+        blocks.append(Block("text", "The file changed since the run: its line no longer holds the frame's code."))
+    if raised.lines:
+        blocks.append(_local_snippet(raised.lines, raised.start, raised.line, raised.language))
+    if raised.condition:
+        blocks.append(Block("text", f"Raised when: {safe(raised.condition, 500)}"))
+    if raised.docstring:
+        blocks.append(Block("text", f"{safe(raised.function or 'The function', 200)}: {safe(raised.docstring, 1000)}"))
+    if raised.url:
+        blocks.append(_link(raised.url))
+    if raised.url_note:
+        blocks.append(Block("text", safe(raised.url_note, 500)))
+    if raised.docs_url:
+        blocks.append(_link(raised.docs_url))
+    out = [Section("Where the library raised it", tuple(blocks))]
+    if raised.issues_url:
+        out.append(Section("Its issues, searched for this message", (_link(raised.issues_url),)))
+    if raised.new_command:
+        out += _code_section("Add a record for it", raised.new_command, "shell")
+    return out
 
 
 def installed_section(source: LibrarySource) -> Section:

@@ -24,8 +24,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the defa
 if TYPE_CHECKING:
     from leafexplain.redact import Redactor
 
-# What a found snippet holds that is not one of its lines (those were redacted as they were read).
-_LOCAL_TEXTS = ("path", "note", "version", "url")
+# What a found snippet holds that is not one of its lines (those were redacted as they were read); `Raised`'s
+# own besides (its command names the file's path in the repository, its note the installed path).
+_LOCAL_TEXTS = ("path", "note", "version", "url", "url_note", "new_command", "issues_url", "docs_url")
 
 
 class Shown:
@@ -92,7 +93,13 @@ class Shown:
         """What was found for one finding, each path and note redacted (the lines were, when they were read)."""
         user = found.user and found.user._replace(**self._texts(found.user))
         library = tuple(source and source._replace(**self._texts(source)) for source in found.library)
-        return found._replace(user=user, library=library)
+        raised = found.raised
+        later = getattr(raised, "then", None)  # a matched finding's lookup, read when a view asks: redacted then
+        if callable(later):
+            raised = later(lambda read: read._replace(**self._texts(read)))
+        elif raised is not None:
+            raised = raised._replace(**self._texts(raised))
+        return found._replace(user=user, library=library, raised=raised)
 
     def _texts(self, snippet: object) -> dict[str, str]:
         texts = ((name, getattr(snippet, name, None)) for name in _LOCAL_TEXTS)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from leafexplain.env import Environment
-from leafexplain.models import Finding, Record
+from leafexplain.models import Finding, Raised, Record
 from leafexplain.render.fitting import safe
 from leafexplain.render.naming import error_text, show_command
 from leafexplain.render.shown import Shown
@@ -52,8 +52,21 @@ def record_link(record: Record) -> str | None:
     return safe_link(record.working_url)
 
 
-def annotation(finding: Finding, place: Place | None) -> tuple[str, str]:
-    """The kind (`error` or `warning`) and the command line for one error, at its `place` (as shown)."""
+def raised_words(raised: Raised | None) -> list[str]:
+    """Where a library raised an error no record explains, and its link; the search of its issues."""
+    if raised is None or not raised.library:
+        return []
+    from leafexplain.render.sections import raised_place
+
+    link, issues = safe_link(raised.url), safe_link(raised.issues_url)
+    return [f"Raised in {raised_place(raised)}" + (f": {link}" if link else "")] + (
+        [f"Its issues: {issues}"] if issues else []
+    )
+
+
+def annotation(finding: Finding, place: Place | None, raised: Raised | None = None) -> tuple[str, str]:
+    """The kind (`error` or `warning`) and the command line for one error, at its `place` (as shown); for one no
+    record explains, where the library raised it (`raised`, as shown)."""
     event, best = finding.event, finding.best
     error_type = safe(event.error_type or "error", 100)
     properties: dict[str, object] = {}
@@ -68,6 +81,7 @@ def annotation(finding: Finding, place: Place | None) -> tuple[str, str]:
         body.append(f"Seen {event.count} times.")
     if best is None:
         properties["title"] = safe(f"{error_type} (no leafexplain record)", TITLE_CHARS)
+        body += raised_words(raised)
         body.append("No record explains this error: try `leafexplain search` with its message.")
         return "warning", workflow_command("warning", properties, "\n".join(body))
     record = best.record
@@ -88,8 +102,9 @@ def annotations(shown: Shown) -> str:
     written = {"error": 0, "warning": 0}
     left = {"error": 0, "warning": 0}
     lines: list[str] = []
+    located = report.located
     for index, finding in enumerate(report.findings):
-        kind, line = annotation(finding, shown.place(index))
+        kind, line = annotation(finding, shown.place(index), located[index].raised if located else None)
         if written[kind] < MAX_PER_KIND:
             written[kind] += 1
             lines.append(line)

@@ -14,6 +14,7 @@ from leafexplain.models import (
     Frame,
     LibrarySource,
     Located,
+    Raised,
     Record,
     RecordSet,
     Redacted,
@@ -92,6 +93,44 @@ def _library_source(source: LibrarySource | None) -> dict[str, Any] | None:
     }
 
 
+# `raised`'s keys, each present when known (docs/output.md).
+RAISED_KEYS = (
+    "library",
+    "version",
+    "path",
+    "line",
+    "start",
+    "lines",
+    "function",
+    "docstring",
+    "condition",
+    "url",
+    "url_note",
+    "issues_url",
+    "docs_url",
+    "new_command",
+)
+
+
+def raised_dict(raised: Raised | None) -> dict[str, Any] | None:
+    """Where a library raised the event (issue 25), with only what is known; `changed` only when true (then no
+    lines), `start` only with lines."""
+    if not raised:  # None, or a matched finding's lookup that found nothing
+        return None
+    out: dict[str, Any] = {}
+    for key in RAISED_KEYS:
+        value = getattr(raised, key)
+        if key == "lines":
+            value = list(value) or None
+        if key == "start" and not raised.lines:
+            value = None
+        if value is not None:
+            out[key] = value
+    if raised.changed:
+        out["changed"] = True
+    return out
+
+
 def _source_snippet(
     record: Record, installed: LibrarySource | None, cached: CachedSnippet | None
 ) -> dict[str, Any] | None:
@@ -132,8 +171,9 @@ def _cached_snippet(cached: CachedSnippet) -> dict[str, Any]:
 def event_object(finding: Finding, found: Located | None = None, *, local: bool = False) -> dict[str, Any]:
     """One event of the envelope (and one line of the jsonl format). With `local` (the report was located:
     `found` is what was found for it, None where nothing was) it gains `user_snippet` and `explain_text` (what
-    `rustc --explain` says of a compile error's code no record explains, null otherwise), and each match
-    `library_source` (null where nothing was found here) and `source_snippet` (null where no origin has one)."""
+    `rustc --explain` says of a compile error's code no record explains, null otherwise) and `raised` (where a
+    library raised it, null when no library is known), and each match `library_source` (null where nothing was
+    found here) and `source_snippet` (null where no origin has one)."""
     e = finding.event
     event: dict[str, Any] = {
         "language": e.language,
@@ -160,6 +200,7 @@ def event_object(finding: Finding, found: Located | None = None, *, local: bool 
     if local:
         event["user_snippet"] = _user_snippet(found.user) if found is not None else None
         event["explain_text"] = found.explanation.text if found is not None and found.explanation is not None else None
+        event["raised"] = raised_dict(found.raised) if found is not None else None
         for j, candidate in enumerate(event["matches"]):
             installed = found.library[j] if found is not None and j < len(found.library) else None
             candidate["library_source"] = _library_source(installed)
@@ -182,7 +223,8 @@ def explain_document(
     redacted: Redacted = (),
 ) -> dict[str, Any]:
     """The envelope: each finding's `event_object` (with `sources`, the local lookups lined up with `findings`,
-    what was found here); `redacted` counts the secrets replaced, by kind (null: redaction was off)."""
+    what was found here, `raised` among it); `redacted` counts the secrets replaced, by kind (null: redaction
+    was off)."""
     return {
         "schema": EXPLAIN_SCHEMA,
         "version": __version__,

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from leafexplain.env import Environment
 from leafexplain.models import Record, Report
-from leafexplain.render.brief import Brief, briefs, count_line
+from leafexplain.render.brief import Brief, CodeLine, RaisedLines, briefs, count_line
 from leafexplain.render.document import View, record_view, report_views
 from leafexplain.render.sections import Block, snippet_lines
 from leafexplain.render.shown import Shown
@@ -133,13 +133,25 @@ def render_markdown(views: Iterable[View]) -> str:
     return "\n\n".join(parts) + "\n" if parts else ""
 
 
-def _code_fence(brief: Brief) -> str:
-    digits = max((len(str(c.number)) for c in brief.code if c.number is not None), default=0)
+def _code_fence(code: tuple[CodeLine, ...], language: str) -> str:
+    digits = max((len(str(c.number)) for c in code if c.number is not None), default=0)
     lines = [
         ("> " if c.marked else "  ") + (f"{str(c.number).rjust(digits)} | " if c.number is not None else "") + c.text
-        for c in brief.code
+        for c in code
     ]
-    return md_fence("\n".join(lines), brief.code_language)
+    return md_fence("\n".join(lines), language)
+
+
+def _raised_markdown(raised: RaisedLines) -> list[str]:
+    """Where the library raised an error no record explains: the place and its link, the raising lines."""
+    link = safe_link(raised.url)
+    place = ", ".join(part for part in (raised.library, raised.where) if part)
+    parts = ["**Raised:** " + " ".join([md_escape(place), *([f"<{link}>"] if link else [])])]
+    if raised.code:
+        parts.append(_code_fence(raised.code, raised.language))
+    if raised.note:
+        parts.append(md_escape(raised.note))
+    return parts
 
 
 def brief_markdown(brief: Brief, number: str = "") -> list[str]:
@@ -156,7 +168,7 @@ def brief_markdown(brief: Brief, number: str = "") -> list[str]:
     if said:
         parts.append("  \n".join(said))
     if brief.code:
-        parts.append(_code_fence(brief))
+        parts.append(_code_fence(brief.code, brief.code_language))
     if brief.repeat_of is not None:
         return [*parts, f"**Why:** explained above, for error {brief.repeat_of}."]
     if not brief.explanations:
@@ -168,6 +180,7 @@ def brief_markdown(brief: Brief, number: str = "") -> list[str]:
         return [
             *parts,
             *(["  \n".join(compiler)] if compiler else []),
+            *(_raised_markdown(brief.raised) if brief.raised else []),
             "**No record matches this error.**",
             *nearest,
             f"**Try:** {md_code(brief.search or '')}",

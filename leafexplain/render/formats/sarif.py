@@ -22,7 +22,8 @@ from leafexplain.env import Environment
 from leafexplain.models import ErrorEvent, Finding, Frame, Record
 from leafexplain.render.document import format_frame
 from leafexplain.render.fitting import safe
-from leafexplain.render.formats.github import error_line
+from leafexplain.render.formats.github import error_line, raised_words
+from leafexplain.render.formats.json_out import raised_dict
 from leafexplain.render.formats.markdown import md_code, md_link, md_text
 from leafexplain.render.naming import show_command
 from leafexplain.render.shown import Shown, shown_workspace
@@ -146,6 +147,11 @@ def result(finding: Finding, index: int, rule_index: int, shown: Shown) -> dict[
         fixes = [s for s in best.record.solutions if s.strip()]
         if fixes:
             text += f"\n\nFix: {_text(fixes[0], 1000)}"
+    located = shown.report.located
+    raised = located[index].raised if located is not None and best is None else None
+    said = raised_words(raised)
+    if said:
+        text += "\n\n" + "\n".join(said)
     out: dict[str, Any] = {
         "ruleId": best.record.id if best is not None else UNKNOWN_RULE,
         "ruleIndex": rule_index,
@@ -171,6 +177,10 @@ def result(finding: Finding, index: int, rule_index: int, shown: Shown) -> dict[
         properties["test"] = safe(event.test, 300)
     if best is not None:
         properties.update(score=best.score, method=best.method)
+    if said and raised is not None:  # where a library raised an error no record explains (the JSON's `raised`)
+        properties["raised"] = {
+            k: v for k, v in raised_dict(raised).items() if k in ("library", "version", "url", "issues_url")
+        }
     out["properties"] = properties
     return out
 
