@@ -14,7 +14,8 @@ weight of the wording's words it has in the same order (a longest common subsequ
   in the wording, placeholders aside (a placeholder takes a value of any length), so that a long
   text does not collect a wording's words from all over.
 
-Everything here is linear in the message (the alignment is rapidfuzz's, in C) and regex-free.
+Everything here is regex-free; the alignment is a small table (`common_words`), its size the wording's words
+times the message's window.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class FuzzyScore(NamedTuple):
 
 def fuzzy_ceiling(wording: WordingWords, present: set[str] | frozenset[str], weight: Callable[[str], float]) -> float:
     """The most `fuzzy_score` can give this wording against a message whose content words are `present`,
-    found without aligning anything (nor importing rapidfuzz): only the wording's words the message has can
+    found without aligning anything: only the wording's words the message has can
     count, so the head share is at most theirs, and the rest at most all of it."""
     words = wording.words
     if len(words) < MIN_WORDS or not any(w in present for w in words):
@@ -62,8 +63,6 @@ def fuzzy_ceiling(wording: WordingWords, present: set[str] | frozenset[str], wei
 
 def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str], float]) -> FuzzyScore | None:
     """The score of a message (its content words) against one wording, 0-99; None when too short to judge."""
-    from rapidfuzz.distance import LCSseq  # imported only when no wording is found exactly
-
     words = wording.words
     if len(words) < MIN_WORDS:
         return None
@@ -72,12 +71,7 @@ def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str
     if start is None:
         return FuzzyScore(0.0, "no word in common")
     window = message[start : start + WINDOW_WORDS]
-    pairs = [
-        (block.a + k, block.b + k)
-        for block in LCSseq.editops(words, window).as_matching_blocks()
-        for k in range(block.size)
-    ]
-    pairs = _closest_run(pairs, wording, weight)
+    pairs = _closest_run(common_words(words, window), wording, weight)
     weights = [weight(w) for w in words]
     total = sum(weights)
     if not pairs or total <= 0:
@@ -108,6 +102,33 @@ def fuzzy_score(wording: WordingWords, message: list[str], weight: Callable[[str
     if head == 1.0 and wording.head >= HEAD_MIN_WORDS:
         reason += ", its first clause whole"
     return FuzzyScore(round(min(score, CEILING), 1), reason)
+
+
+def common_words(words: list[str], window: list[str]) -> list[tuple[int, int]]:
+    """The longest run of words the two share in order (their longest common subsequence), as pairs of places,
+    each of a shared word the latest it can be in both lists (a word repeated: its last place).
+
+    A dynamic programme over the two lists: a wording has a few dozen words and a message's window is cut at
+    the first of them, so the table is small; written here rather than imported from rapidfuzz, whose import
+    (its C metrics and `typing`) costs an explanation of an unknown error 5 to 10 ms for this one use."""
+    rows = len(words)
+    # longest[i][j]: the longest common subsequence of words[:i] and window[:j]
+    longest = [[0] * (len(window) + 1) for _ in range(rows + 1)]
+    for i, word in enumerate(words):
+        above, row = longest[i], longest[i + 1]
+        for j, other in enumerate(window):
+            row[j + 1] = above[j] + 1 if word == other else max(row[j], above[j + 1])
+    pairs: list[tuple[int, int]] = []
+    i, j = rows, len(window)
+    while i and j:
+        if longest[i - 1][j] == longest[i][j]:
+            i -= 1
+        elif longest[i][j - 1] == longest[i][j]:
+            j -= 1
+        else:  # neither list can give up its last word: the two are the same word, shared
+            pairs.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+    return pairs[::-1]
 
 
 def _closest_run(

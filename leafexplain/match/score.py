@@ -7,7 +7,7 @@ weigh at least `head_share_needed(floor, bonus)` of their head: no other record 
 even with the rest of its wording whole. The two are one formula read both ways, kept here together
 so that a change to one is a change to the other (tests/test_match.py checks that one inverts the
 other). This module imports nothing: the matcher asks it before it knows whether any record is to be
-scored, and fuzzy.py (and its rapidfuzz) is imported only then.
+scored, and fuzzy.py is imported only then.
 """
 
 from __future__ import annotations
