@@ -251,8 +251,10 @@ def normalised_name(distribution: str) -> str:
     return "".join(out)
 
 
-def github_repo(url: str) -> str | None:
-    """`owner/name` of a github.com URL (a repository's, or a page inside it)."""
+def github_repo(url: str | None) -> str | None:
+    """`owner/name` of a github.com URL (a repository's, or a page inside it); None for anything else."""
+    if not url:
+        return None
     rest = url.strip()
     for scheme in ("https://", "http://"):
         rest = rest.removeprefix(scheme)
@@ -364,6 +366,8 @@ def _query(text: str) -> str:
     return "".join("+" if c == " " else c if c in safe else "".join(f"%{b:02X}" for b in c.encode()) for c in text)
 
 
-def issues_search(repo: str, message: str) -> str:
-    """A search of `repo`'s issues for the message's literal words."""
+def issues_search(repo: str | None, message: str) -> str | None:
+    """A search of `repo`'s issues for the message's literal words (None without a repository)."""
+    if not repo:
+        return None
     return f"{GITHUB}/{repo}/issues?q={_query(' '.join(['is:issue', *message_words(message)]))}"

@@ -132,3 +132,14 @@ def safe_link(url: str | None) -> str | None:
     if not url or len(url) > MAX_URL_CHARS or not URL_RE.match(url):  # `\Z`: a trailing newline is not allowed
         return None
     return url
+
+
+_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
+
+
+def shell_word(text: str) -> str:
+    """`text` as one word of a POSIX shell, quoted as shlex.quote quotes it, without importing shlex (0.3 ms a
+    run): a word with nothing to quote (a record's id, most searches) is itself."""
+    if text and _SHELL_SAFE.issuperset(text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"

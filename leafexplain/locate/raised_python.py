@@ -30,6 +30,7 @@ from leafexplain.locate.files import LocalPaths, language_of, plain_path, read_l
 from leafexplain.models import ErrorEvent, Frame, Raised
 from leafexplain.named import NamedTuple
 from leafexplain.safeio import inside, open_regular, read_regular, realpath
+from leafexplain.text import shell_word
 
 RAISED_CONTEXT = 4  # lines either side of the raising line
 CONDITION_REACH = 12  # lines above the raising line where its guarding `if`/`assert` is looked for
@@ -363,20 +364,12 @@ def _new_command(repo: str, found: Raised, event: ErrorEvent, tail: str, known: 
     tag = url.split("/blob/", 1)[1].split("/", 1)[0] if "/blob/" in url else found.version or "RELEASE"
     words = [
         "leafexplain new",
-        f"--repo {_quoted(repo)}",
-        f"--commit COMMIT_OF_{_quoted(tag)}",
-        f"--path {_quoted(path)}",
+        f"--repo {shell_word(repo)}",
+        f"--commit COMMIT_OF_{shell_word(tag)}",
+        f"--path {shell_word(path)}",
         f"--line {found.line}",
     ]
     if event.error_type:
-        words.append(f"--class {_quoted(event.error_type)}")
-    words.append(f"--message {_quoted(event.message.strip().split(chr(10), 1)[0][:300])}")
+        words.append(f"--class {shell_word(event.error_type)}")
+    words.append(f"--message {shell_word(event.message.strip().split(chr(10), 1)[0][:300])}")
     return " ".join(words)
-
-
-_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-")
-
-
-def _quoted(word: str) -> str:
-    """`word` as one shell word (shlex.quote's rule: importing shlex costs more than this takes)."""
-    return word if word and _PLAIN.issuperset(word) else "'" + word.replace("'", "'\"'\"'") + "'"

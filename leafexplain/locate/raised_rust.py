@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import os
 
-from leafexplain.libraries import GITHUB, RUST_REPO, norm_path
+from leafexplain.libraries import GITHUB, RUST_REPO, github_repo, issues_search, norm_path
 from leafexplain.locate.files import USER_CONTEXT, LocalPaths, read_lines, window
-from leafexplain.locate.raised_search import github_repo, guard, issues_search
+from leafexplain.locate.raised_search import guard
 from leafexplain.models import ErrorEvent, Frame, Raised
 from leafexplain.named import NamedTuple
 from leafexplain.regex import lazy_regex
 from leafexplain.safeio import inside, realpath
+from leafexplain.text import shell_word
 
 DOCS_RS = "https://docs.rs/crate/{crate}/{version}/source/{path}"  # docs.rs's source view, `#<line>` after it
 _REGISTRY = lazy_regex(r"(?:^|/)registry/src/([^/]+)/([A-Za-z0-9_-]+?)-(\d+\.\d+\.\d+[^/]*)/(.+)$")
@@ -230,16 +231,6 @@ def _crate_links(
     return None, None, None
 
 
-_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-")
-
-
-def _shell_word(text: str) -> str:
-    """`text` as one word of a POSIX shell (shlex.quote's rule, without importing it)."""
-    if text and all(c in _SHELL_SAFE for c in text):
-        return text
-    return "'" + text.replace("'", "'\"'\"'") + "'"
-
-
 def new_command(url: str | None, repo: str | None, line: int | None, message: str) -> str | None:
     """`leafexplain new` prefilled from the raising line's link (its repository, commit, path in the repository and
     line) and the message, as the Python side writes it: a tag stands as `COMMIT_OF_<tag>`, for the author to fill
@@ -248,9 +239,9 @@ def new_command(url: str | None, repo: str | None, line: int | None, message: st
         return None
     ref, _, rest = url.split("/blob/", 1)[1].partition("/")
     commit = ref if len(ref) == 40 and all(c in "0123456789abcdef" for c in ref) else f"COMMIT_OF_{ref}"
-    words = ["leafexplain new", f"--repo {_shell_word(repo)}", f"--commit {_shell_word(commit)}"]
-    words += [f"--path {_shell_word(rest.split('#', 1)[0])}", f"--line {line}"]
-    words.append(f"--message {_shell_word(message.strip().split(chr(10), 1)[0][:300])}")
+    words = ["leafexplain new", f"--repo {shell_word(repo)}", f"--commit {shell_word(commit)}"]
+    words += [f"--path {shell_word(rest.split('#', 1)[0])}", f"--line {line}"]
+    words.append(f"--message {shell_word(message.strip().split(chr(10), 1)[0][:300])}")
     return " ".join(words)
 
 

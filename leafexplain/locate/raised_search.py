@@ -20,7 +20,7 @@ import re
 import sys
 import time
 
-from leafexplain.libraries import GITHUB
+from leafexplain.libraries import github_repo, issues_search
 from leafexplain.locate.files import MAX_FILE_BYTES, MAX_LINE_CHARS, USER_CONTEXT, LocalPaths, window
 from leafexplain.models import ErrorEvent, Raised
 from leafexplain.regex import lazy_regex
@@ -32,7 +32,6 @@ MAX_RECORD_BYTES = 4_000_000  # torch's RECORD is about 2 MB
 MAX_METADATA_BYTES = 200_000
 MIN_RUN_WORDS = 2  # with MIN_RUN_CHARS: `Singular matrix`, not `not found`
 MIN_RUN_CHARS = 12
-ISSUE_QUERY_WORDS = 12
 # Quoted values ('x', "x") end a run of words; a backticked name is the message's own (`Result::unwrap()`)
 # unless it holds a digit.
 _QUOTED = lazy_regex(r"(?<![\w'\"])(['\"])[^\n]{0,200}?\1(?![\w])|`([^`\n]{0,200})`")
@@ -86,28 +85,6 @@ def message_literals(message: str, most: int = 3) -> list[list[str]]:
     one place: what a search of the source looks for."""
     runs = [run for run in literal_runs(message) if len(run) >= MIN_RUN_WORDS and len(" ".join(run)) >= MIN_RUN_CHARS]
     return sorted(runs, key=lambda run: -len(" ".join(run)))[:most]
-
-
-def _quote(text: str) -> str:
-    """A URL query value (urllib.parse's quote_plus without importing it: `+` for a space, %XX for the rest)."""
-    return "".join(_quoted(c) for c in text)
-
-
-def _quoted(c: str) -> str:
-    if c == " ":
-        return "+"
-    if (c.isascii() and c.isalnum()) or c in "-._~":
-        return c
-    return "".join(f"%{b:02X}" for b in c.encode())
-
-
-def issues_search(repo: str | None, message: str) -> str | None:
-    """A search of `repo`'s GitHub issues for the message's literal words (its values left out)."""
-    words = [w.strip(".,:;!?") for run in literal_runs(message) for w in run]
-    words = [w for w in words if w][:ISSUE_QUERY_WORDS]
-    if not repo or not words:
-        return None
-    return f"{GITHUB}/{repo}/issues?q={_quote(' '.join(words))}"
 
 
 # --- the library the text names, installed here -----------------------------------------------------------------------
@@ -196,19 +173,6 @@ def _distribution(site: str, info: str) -> tuple[str, str | None, str | None]:
         elif key in ("Project-URL", "Home-page") and repo is None:
             repo = github_repo(value.rsplit(",", 1)[-1].strip())
     return name, version or None, repo
-
-
-def github_repo(url: str | None) -> str | None:
-    """`owner/name` of a github.com URL (`https://github.com/tracel-ai/burn/tree/main/crates/x` too)."""
-    if not url:
-        return None
-    for lead in ("https://github.com/", "http://github.com/", "https://www.github.com/"):
-        if url.startswith(lead):
-            parts = url[len(lead) :].split("/")
-            if len(parts) >= 2 and parts[0] and parts[1]:
-                name = parts[1].split("#")[0].split("?")[0].removesuffix(".git")
-                return f"{parts[0]}/{name}" if name else None
-    return None
 
 
 # --- the search -------------------------------------------------------------------------------------------------------

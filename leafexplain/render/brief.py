@@ -16,9 +16,9 @@ from leafexplain.models import Candidate, ErrorEvent, Finding, Located, Raised, 
 from leafexplain.named import NamedTuple
 from leafexplain.render.document import format_frame
 from leafexplain.render.fitting import code_only, first_sentences, one_line, safe, shorten
-from leafexplain.render.naming import confidence_words, library, match_words, near_words, shell_word, show_command
+from leafexplain.render.naming import confidence_words, library, match_words, near_words, show_command
 from leafexplain.render.sections import other_line, raised_library, raised_where
-from leafexplain.text import safe_link
+from leafexplain.text import safe_link, shell_word
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the default view is everyday start-up
 if TYPE_CHECKING:

@@ -7,6 +7,7 @@ from leafexplain.libraries import library_name
 from leafexplain.models import Candidate, ErrorEvent, Record
 from leafexplain.records.patterns import compile_pattern, placeholder_only, split_pattern
 from leafexplain.render.fitting import one_line, shorten
+from leafexplain.text import shell_word
 
 TITLE_CHARS = 48  # a record named by its message: enough words to recognise it on one line
 WORDING_CHARS = 40
@@ -99,16 +100,3 @@ def error_text(event: ErrorEvent) -> str:
 def show_command(record_id: str) -> str:
     """`leafexplain show ID`: a command to copy, so the id is quoted for the shell (whatever a record holds)."""
     return f"leafexplain show {shell_word(record_id)}"
-
-
-_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
-
-
-def shell_word(text: str) -> str:
-    """`text` quoted for the shell as shlex.quote quotes it; a word with nothing to quote (a record's id, most
-    searches) is itself, without importing shlex (0.3 ms a run)."""
-    if text and _SHELL_SAFE.issuperset(text):
-        return text
-    import shlex
-
-    return shlex.quote(text)

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from leafexplain.extract import events_in
+from leafexplain.libraries import issues_search
 from leafexplain.locate import raised_search
 from leafexplain.locate.files import LocalPaths
 from leafexplain.locate.raised import raised_at
 from leafexplain.locate.raised_search import (
-    issues_search,
     literal_runs,
     message_literals,
     named_packages,
@@ -228,7 +228,10 @@ def test_the_literal_part_leaves_the_values_out() -> None:
         "estimator.",
     ]
     assert message_literals("Expected 2D array, got 1D") == []
-    assert issues_search("a/b", "key 'x' doesn't exist") == "https://github.com/a/b/issues?q=key+doesn%27t+exist"
+    assert (
+        issues_search("a/b", "key 'x' doesn't exist")
+        == "https://github.com/a/b/issues?q=is%3Aissue+key+doesn%27t+exist"
+    )
     assert issues_search(None, "key missing") is None
 
 
