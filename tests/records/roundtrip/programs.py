@@ -1,12 +1,13 @@
 """Run a record's example fix for real: its "before" program must fail with the record's error, its "after" run clean.
 
-Used by tests/records/test_roundtrip.py (the round trip) and tools/make_corpus.py (the real outputs kept in the
-corpus). CPython and NumPy records run with this Python, PyTorch records with torch when it is
-installed (in forks of one Python that imported it once), Rust standard-library records compile with
-rustc, and so do compile records (errorType "compile"), whose "before" must fail to compile with the
-record's error code and nothing else. Records of crates (burn, tokio, serde) need the crates
-registry, which this project's machines cannot reach; each skip file in skip/ says why a record is
-not run.
+Used by tests/records/test_roundtrip.py (the round trip) and tools/make_corpus.py (the real outputs kept in
+the corpus). CPython and NumPy records run with this Python, PyTorch records with torch when it is installed
+(in forks of one Python that imported it once), the other Python libraries' records (pandas, scikit-learn,
+transformers, Lightning, JAX, requests, urllib3, pydantic) with this Python when the library is installed,
+Rust standard-library records compile with rustc, and so do compile records (errorType "compile"), whose
+"before" must fail to compile with the record's error code and nothing else. Records of crates (burn, tokio,
+serde) need the crates registry, which this project's machines cannot reach; each skip file in skip/ says why
+a record is not run.
 """
 
 from __future__ import annotations
@@ -28,7 +29,21 @@ from leafexplain.models import Record
 
 SKIPS = Path(__file__).parent / "skip"
 TIMEOUT = 120
-PYTHON_REPOS = {"python/cpython": None, "numpy/numpy": "numpy", "pytorch/pytorch": "torch"}
+# The module each library's records need; CI installs numpy and torch only, so the others skip there
+# with "<module> is not installed".
+PYTHON_REPOS = {
+    "python/cpython": None,
+    "numpy/numpy": "numpy",
+    "pytorch/pytorch": "torch",
+    "pandas-dev/pandas": "pandas",
+    "scikit-learn/scikit-learn": "sklearn",
+    "huggingface/transformers": "transformers",
+    "Lightning-AI/pytorch-lightning": "lightning",
+    "jax-ml/jax": "jax",
+    "psf/requests": "requests",
+    "urllib3/urllib3": "urllib3",
+    "pydantic/pydantic": "pydantic",
+}
 
 
 class Ran(NamedTuple):
