@@ -51,8 +51,12 @@ def library_name(repo: str) -> str:
 # vendored copy): the user's frame is the code that called into burn.
 _RUST_LIBRARY = (
     ("crates/burn", lazy_regex(r"(^|/)crates/burn(-[a-z0-9]+)*/src/")),
-    ("/.cargo/registry/", None),
-    ("/.cargo/git/", None),
+    # cargo's home: `~/.cargo`, or wherever CARGO_HOME puts it (`/usr/local/cargo` in the rust Docker images),
+    # and on Windows with its own separator.
+    ("cargo/registry/", None),
+    ("cargo/git/checkouts/", None),
+    ("cargo\\registry\\", None),
+    ("cargo\\git\\checkouts\\", None),
     ("/.rustup/", None),
     ("/rustlib/src/", None),
     ("rustc/", lazy_regex(r"(^|/)rustc/[0-9a-f]{7,40}/")),
