@@ -162,7 +162,7 @@ def test_a_record_for_an_exception_class_explains_what_nothing_more_specific_doe
     assert (key.record.slug, key.method, key.confidence) == (
         "keyerror-key-not-in-dict",
         "class",
-        "same exception class",
+        "class-level (its exception class alone)",
     )
     assert best(rust("'learning_rate'")) is None
     bare = best(python("AssertionError", ""))
