@@ -416,7 +416,8 @@ def same_class(printed: str, record_class: str | None) -> bool:
         return "." not in printed
     if "." not in printed:
         return not hasattr(builtins, printed)
-    return printed.split(".", 1)[0] == record_class.split(".", 1)[0]
+    # A module's C accelerator is its name with an underscore: `_pickle.PicklingError` is pickle's class.
+    return printed.split(".", 1)[0].lstrip("_") == record_class.split(".", 1)[0].lstrip("_")
 
 
 def _joined(*reasons: str) -> str:

@@ -28,7 +28,7 @@ from leafexplain.models import Record
 
 SKIPS = Path(__file__).parent / "skip"
 TIMEOUT = 120
-PYTHON_REPOS = {"python/cpython": None, "numpy/numpy": "numpy", "pytorch/pytorch": "torch"}
+PYTHON_REPOS = {"python/cpython": None, "numpy/numpy": "numpy", "pytorch/pytorch": "torch", "psf/requests": "requests"}
 
 
 class Ran(NamedTuple):
