@@ -28,7 +28,13 @@ from leafexplain.models import Record
 
 SKIPS = Path(__file__).parent / "skip"
 TIMEOUT = 120
-PYTHON_REPOS = {"python/cpython": None, "numpy/numpy": "numpy", "pytorch/pytorch": "torch", "psf/requests": "requests"}
+PYTHON_REPOS = {
+    "python/cpython": None,
+    "numpy/numpy": "numpy",
+    "pytorch/pytorch": "torch",
+    "psf/requests": "requests",
+    "pandas-dev/pandas": "pandas",
+}
 
 
 class Ran(NamedTuple):
