@@ -230,7 +230,7 @@ class Candidate(NamedTuple):
         if self.method == "part":
             return "same error, its message's start not in the text"
         if self.method == "class":
-            return "same exception class"
+            return "class-level (its exception class alone)"
         if self.method == "code":
             return "same error code"
         return "similar message"

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from leafexplain.records.patterns import placeholder_only
 from leafexplain.records.schema import FIELDS, SCHEMA_VERSION, slugify, validate_record
 from leafexplain.safeio import inside, write_whole
 
@@ -21,9 +22,13 @@ class RecordRefused(ValueError):
     """The record cannot be made as asked: one line for the user."""
 
 
-def record_id(repo: str, file_path: str, pattern: str) -> str:
-    """Stable: the same site and pattern always give the same id."""
-    return hashlib.sha256(f"{repo}\n{file_path}\n{pattern}".encode()).hexdigest()[:16]
+def record_id(repo: str, file_path: str, pattern: str, error_class: str | None = None) -> str:
+    """Stable: the same site and pattern always give the same id. A record for an exception class as such (its
+    pattern a placeholder alone) is its class's: one file defines many (CPython's Objects/exceptions.c)."""
+    site = f"{repo}\n{file_path}\n{pattern}"
+    if error_class and placeholder_only(pattern):
+        site += f"\n{error_class}"
+    return hashlib.sha256(site.encode()).hexdigest()[:16]
 
 
 def unique_slug(slug: str, taken: set[str]) -> str:
@@ -50,12 +55,13 @@ def scaffold(
     if not SHA.match(commit):
         raise ValueError("the commit must be a full 40-character SHA")
     pattern = pattern or message
+    class_only = bool(error_class) and placeholder_only(pattern)  # a record for the class as such: `class-keyerror`
     start, end = max(line - ANCHOR_BEFORE, 1), line + ANCHOR_AFTER
     record: dict[str, Any] = dict.fromkeys(FIELDS)
     record.update(
-        id=record_id(repo, path, pattern),
+        id=record_id(repo, path, pattern, error_class if class_only else None),
         repo=repo,
-        slug=unique_slug(slugify(message), taken_slugs),
+        slug=unique_slug(slugify(f"class {error_class}" if class_only else message), taken_slugs),
         errorMessage=message,
         messagePattern=pattern,
         errorType="exception" if error_class else "panic",

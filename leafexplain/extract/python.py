@@ -138,8 +138,10 @@ def exception_event(
     location = frames[-1] if frames else None
     # A warning is not an error, nor is an exception with nothing to say that led to another one
     # (a bare StopIteration before `generator raised StopIteration`): each counts only when a record explains it.
+    # A warning raised with its traceback is one (`-W error`, pytest's filterwarnings = error): it ended the run.
     message = english_os_error(error_type, "\n".join(trim_blank(message_lines)).strip())
-    tentative = error_type.rsplit(".", 1)[-1].endswith("Warning") or (chained is not None and not message)
+    warning = error_type.rsplit(".", 1)[-1].endswith("Warning") and extractor != "python-traceback"
+    tentative = warning or (chained is not None and not message)
     return ErrorEvent(
         language="python",
         error_type=error_type,

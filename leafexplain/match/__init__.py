@@ -6,7 +6,13 @@ error's code (rustc's `E0382`) is enough on its own: the compile records of that
 (score CODE) when their wording is not found; they explain the compile errors of their code only. Only
 when no wording of any record is found does the fuzzy score (match/fuzzy.py) compare words. A
 record whose pattern is a placeholder alone (a bare `KeyError: 'x'`) explains its exception class
-when nothing more specific does.
+when nothing more specific does, its words in common with another record's included; a class printed with
+its module is that library's (`requests.exceptions.ConnectionError` is not the built-in ConnectionError).
+
+A wording is the error of the place it comes from (match/place.py): one found in an event whose qualified class
+or raising frame is another library's is marked down below the cut-off, and the parser's errors (SyntaxError
+and its subclasses) are not the same error as a runtime exception with the same words (`(unicode error)
+'utf-8' codec can't decode byte …` is the parser's, not a UnicodeDecodeError).
 
 An error can carry another inside it: `called Result::unwrap() on an Err value: Torch("...")`, an
 `expect` message, a wrapped exception's text. When one record's wording is found inside the value
@@ -17,10 +23,12 @@ cross languages (a PyTorch error inside a Rust panic from tch).
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Sequence
 
 from leafexplain.extract.common import short_class
 from leafexplain.libraries import library_hints
+from leafexplain.match.place import is_elsewhere
 from leafexplain.match.score import CEILING, head_share_needed, may_reach
 from leafexplain.models import Candidate, ErrorEvent, Finding, Record
 from leafexplain.named import NamedTuple
@@ -55,6 +63,17 @@ SPECIFIC_CHARS, SPECIFIC_CLASS_PENALTY = 30, 5.0
 # Catch-all classes: libraries move an error from one of these to a class of its own between releases
 # (torch's RuntimeError became torch.OutOfMemoryError, IndexError, ValueError ...): a small penalty.
 BROAD_CLASSES = frozenset({"Exception", "RuntimeError"})
+# The place (match/place.py) says the event is another library's. Its own class printed with its module: a
+# wording found drops below the cut-off, to a near candidate. Only its frame raised it: the wording's record
+# ranks after the frame library's own, and words in common must be close (libraries copy another's wording
+# word for word into their own `raise`: transformers' `Error(s) in loading state_dict for …` is torch's).
+OTHER_CLASS_PENALTY, OTHER_FRAME_PENALTY = 20.0, 10.0
+# The parser's errors and the runtime's are different errors, however alike their words.
+PARSER_CLASSES = frozenset({"SyntaxError", "IndentationError", "TabError"})
+OTHER_KIND_PENALTY = 40.0
+# Class names other languages' errors print too (JavaScript's, Java's and C#'s): a line with one of them is
+# Python's only with Python frames or a place around it.
+OTHER_LANGUAGES_CLASSES = frozenset({"TypeError", "SyntaxError", "ReferenceError", "Exception", "RangeError"})
 LIBRARY_BONUS = 5.0
 UNKNOWN_LANGUAGE_PENALTY = 5.0  # a fuzzy score for text that is not even recognisably Rust or Python
 NEAR_FLOOR = 40.0
@@ -112,6 +131,7 @@ class Matcher:
         self.count_score = count_score
         self._found: dict[str, tuple[PatternHit | None, int]] = {}  # of the message being matched, by pattern
         self._fuzzy_scores: dict[str, FuzzyScore | None] = {}
+        self._elsewhere: dict[int, str | None] = {}  # of the event being matched, by row: why its place disagrees
 
     def _same_language(self, event: ErrorEvent, index: int) -> bool:
         """A Rust panic is not explained by a Python record, nor the other way round (but see payloads); a compile
@@ -155,14 +175,32 @@ class Matcher:
             hit = compile_pattern(pattern.replace("`", "")).search(message)
         return hit, compiled.literal_chars
 
-    def _class_penalty(self, event: ErrorEvent, error_class: str | None, literal_chars: int) -> tuple[float, str]:
+    def _class_penalty(
+        self, event: ErrorEvent, error_class: str | None, literal_chars: int, index: int | None = None
+    ) -> tuple[float, str]:
+        """What the event's class and place cost a record's score, and why (empty: nothing to say)."""
+        place, where = (0.0, "") if index is None else self._place_penalty(event, index)
         if event.language != "python" or not event.error_type or not error_class:
-            return 0.0, ""
-        if short_class(event.error_type) == short_class(error_class):
-            return 0.0, "exception class agrees"
-        broad = {short_class(event.error_type), short_class(error_class)} & BROAD_CLASSES
+            return place, where
+        event_class, record_class = short_class(event.error_type), short_class(error_class)
+        if (event_class in PARSER_CLASSES) != (record_class in PARSER_CLASSES):
+            return OTHER_KIND_PENALTY + place, _joined(f"a parser's error is not a runtime one ({error_class})", where)
+        if event_class == record_class:
+            return place, _joined("exception class agrees", where)
+        broad = {event_class, record_class} & BROAD_CLASSES
         penalty = SPECIFIC_CLASS_PENALTY if literal_chars >= SPECIFIC_CHARS or broad else CLASS_MISMATCH_PENALTY
-        return penalty, f"exception class differs ({error_class})"
+        return penalty + place, _joined(f"exception class differs ({error_class})", where)
+
+    def _place_penalty(self, event: ErrorEvent, index: int) -> tuple[float, str]:
+        """The event's qualified class or raising frame is another library's than the record's repository."""
+        if index not in self._elsewhere:
+            repo = self.catalog.repo(index)
+            # The record's file is read only for an event whose place names a library: most name none.
+            self._elsewhere[index] = is_elsewhere(event, repo, lambda: self.catalog.record(index).filePath)
+        why = self._elsewhere[index]
+        if not why:
+            return 0.0, ""
+        return (OTHER_CLASS_PENALTY if why.startswith("qualified class") else OTHER_FRAME_PENALTY), why
 
     def _exact(self, event: ErrorEvent, hits: list[_Hit]) -> list[_Scored]:
         out: list[_Scored] = []
@@ -170,7 +208,7 @@ class Matcher:
             if not h.same_language:
                 continue
             penalty, why = self._class_penalty(
-                event, h.error_class or self.catalog.error_class(h.index), h.literal_chars
+                event, h.error_class or self.catalog.error_class(h.index), h.literal_chars, h.index
             )
             reasons = ("wording found" if h.wording is None else f"wording of {h.wording} found", why)
             out.append(
@@ -202,7 +240,7 @@ class Matcher:
                 if found is None:
                     continue
                 hit, literal = found
-                penalty, why = self._class_penalty(event, error_class or self.catalog.error_class(n), literal)
+                penalty, why = self._class_penalty(event, error_class or self.catalog.error_class(n), literal, n)
                 reasons = ("a later part of the wording opens a line: its start is not in the text", why)
                 kept = tuple(r for r in reasons if r)
                 scored = _Scored(n, PART - penalty, "part", hit.span(), kept, versions or None, None, literal, pattern)
@@ -224,12 +262,15 @@ class Matcher:
         return [_Scored(n, CODE, "code", None, (agreeing,)) for n in rows if n not in found]
 
     def _class_only(self, event: ErrorEvent) -> list[_Scored]:
-        if event.language != "python" or not event.error_type:
+        """The records for the event's exception class as such. Not for a guess (a warning in a log, a paragraph):
+        only a record of its words makes one an error."""
+        if event.language != "python" or not event.error_type or event.tentative:
             return []
+        if short_class(event.error_type) in OTHER_LANGUAGES_CLASSES and not (event.frames or event.location):
+            return []  # `TypeError: Cannot read properties of undefined` alone may well be JavaScript's
         out = []
         for n in self.catalog.class_only_rows():
-            error_class = self.catalog.error_class(n)
-            if short_class(error_class) == short_class(event.error_type) and self._same_language(event, n):
+            if same_class(event.error_type, self.catalog.error_class(n)) and self._same_language(event, n):
                 out.append(_Scored(n, CLASS_ONLY, "class", None, ("exception class is the record's",)))
         return out
 
@@ -278,7 +319,7 @@ class Matcher:
             if repo in hints:
                 score = min(score + LIBRARY_BONUS, CEILING)
                 reasons.append(f"{repo} in the frames")
-            penalty, why = self._class_penalty(event, error_class or self.catalog.error_class(n), 0)
+            penalty, why = self._class_penalty(event, error_class or self.catalog.error_class(n), 0, n)
             if why:
                 reasons.append(why)
             if event.language == "unknown":
@@ -311,6 +352,7 @@ class Matcher:
         message = event.message[:MAX_SEARCH_CHARS]
         hints = library_hints(event)
         self._found, self._fuzzy_scores = {}, {}  # each pattern's search and score, for this message
+        self._elsewhere = {}
         candidates, whole, partly, unlisted = self.catalog.candidates(message_words(message))
         hits = [h for n in sorted(whole) if (h := self._hits(message, n, self._same_language(event, n), whole[n]))]
         if event.tentative:  # found, but as prose or a printed value: ruled out, by the word score too
@@ -322,10 +364,11 @@ class Matcher:
         if not any(s.score >= cut for s in scored):
             scored += self._parts(event, message, {**partly, **whole})
         if not any(s.score >= cut for s in scored):
-            scored += self._class_only(event)
+            # Words in common with a record of this error come before the record of its class alone.
+            rest = [n for n in candidates if n not in {s.index for s in scored}]
+            scored += self._fuzzy(event, rest, hints, cut if matches_only else None)
             if not any(s.score >= cut for s in scored):
-                rest = [n for n in candidates if n not in {s.index for s in scored}]
-                scored += self._fuzzy(event, rest, hints, cut if matches_only else None)
+                scored += self._class_only(event)
         catalog = self.catalog
         scored.sort(
             key=lambda c: (
@@ -357,6 +400,28 @@ class Matcher:
             scored.wording,
             scored.role,  # type: ignore[arg-type]
         )
+
+
+def same_class(printed: str, record_class: str | None) -> bool:
+    """The class an event printed is the class a record is for. A built-in's record (`ConnectionError`) is not
+    for a library's class of that name (`requests.exceptions.ConnectionError`); a library's record is for its
+    class under any of its module paths (`torch.cuda.OutOfMemoryError` is `torch.OutOfMemoryError`) and under
+    its name alone (IPython prints `CalledProcessError`), unless that name is a built-in's."""
+    if not record_class:
+        return False
+    printed = printed.removeprefix("builtins.")
+    if short_class(printed) != short_class(record_class):
+        return False
+    if "." not in record_class:
+        return "." not in printed
+    if "." not in printed:
+        return not hasattr(builtins, printed)
+    # A module's C accelerator is its name with an underscore: `_pickle.PicklingError` is pickle's class.
+    return printed.split(".", 1)[0].lstrip("_") == record_class.split(".", 1)[0].lstrip("_")
+
+
+def _joined(*reasons: str) -> str:
+    return "; ".join(r for r in reasons if r)
 
 
 # Before an error's wording in a sentence: what quotes it, sets it in bold or code, or opens brackets.

@@ -52,8 +52,9 @@ def wording_versions(wording: str) -> str:
 
 
 def confidence_words(candidate: Candidate) -> str:
-    """How sure, as the candidate says it (`exact wording`, `same exception class`, `similar message`), the
-    releases of another wording without the notes a record adds to them: `same error, wording of torch <= 1.13`."""
+    """How sure, as the candidate says it (`exact wording`, `class-level (its exception class alone)`, `similar
+    message`), the releases of another wording without the notes a record adds to them: `same error, wording of
+    torch <= 1.13`."""
     if candidate.method == "regex" and candidate.wording:
         return f"same error, wording of {wording_versions(candidate.wording)}"
     return one_line(candidate.confidence, 200)

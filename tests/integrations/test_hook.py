@@ -56,7 +56,8 @@ def test_install_function_and_installing_twice(tmp_path: Path) -> None:
 
 
 def test_unknown_error_prints_just_the_traceback(tmp_path: Path) -> None:
-    body = 'raise ValueError("tenant quota exceeded for zebra-ops: 1001 > 1000")\n'
+    # A class of the script's own: no record explains it, not even one for its class.
+    body = 'class QuotaExceeded(Exception):\n    pass\n\n\nraise QuotaExceeded("tenant quota exceeded: 1001 > 1000")\n'
     plain = run_script(tmp_path, body, install=WITHOUT)
     hooked = run_script(tmp_path, body, install=WITH_IMPORT)
     assert hooked.stderr == plain.stderr

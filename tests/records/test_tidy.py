@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from leafexplain.match import DEFAULT_THRESHOLD
-from leafexplain.models import ErrorEvent
-from leafexplain.records.patterns import compile_pattern
+from leafexplain.models import ErrorEvent, Frame
+from leafexplain.records.patterns import compile_pattern, placeholder_only
 from leafexplain.records.schema import FIELDS
 from tests.conftest import RECORDS, SEED_ID, bundled_records, load_bundled_matcher
 
@@ -80,6 +80,8 @@ def test_own_message_is_explained_first_by_its_record(record) -> None:
         error_type=record.errorClass or record.errorType,
         message=record.errorMessage,
         code=record.errorCode if record.errorType == "compile" else None,  # rustc says the code with its message
+        # A class alone is Python's where a traceback says so (JavaScript prints TypeError too): the raising frame.
+        location=Frame("main.py", 1) if placeholder_only(record.messagePattern) else None,
     )
     result = MATCHER.match(event)
     first = result.matches[0]

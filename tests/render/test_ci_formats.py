@@ -136,7 +136,8 @@ def test_no_text_can_end_a_command_or_start_another(cli, tmp_path: Path) -> None
     workspace.mkdir()
     script = workspace / "boom.py"
     message = "first line 100%0A done\n::set-env name=PATH::/evil\n::warning file=x.py::fake, with: colon"
-    script.write_text(f"raise ValueError({message!r})\n")
+    # A class of the script's own: no record explains it, not even one for its class.
+    script.write_text(f"class StepFailed(Exception):\n    pass\n\n\nraise StepFailed({message!r})\n")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=workspace)
     result = cli("--format", "github", input=done.stderr, extra_env={"GITHUB_WORKSPACE": str(tmp_path)})
     [(kind, properties, body)] = parse_commands(result.stdout)
@@ -144,7 +145,7 @@ def test_no_text_can_end_a_command_or_start_another(cli, tmp_path: Path) -> None
     assert kind == "warning"
     assert properties["file"] == "we,ird: dir/boom.py"
     assert "we%2Cird%3A dir/boom.py" in result.stdout
-    assert body.split("\n")[:3] == [f"ValueError: {message.splitlines()[0]}", *message.splitlines()[1:]]
+    assert body.split("\n")[:3] == [f"StepFailed: {message.splitlines()[0]}", *message.splitlines()[1:]]
     assert "%250A" in result.stdout
 
 
@@ -297,7 +298,9 @@ NO_NEWLINE = textwrap.dedent(
     import sys
     sys.stdout.write("no newline")
     sys.stdout.flush()
-    raise ValueError("the last line of stdout had no end")
+    class StepFailed(Exception):  # the script's own class: no record explains it
+        pass
+    raise StepFailed("the last line of stdout had no end")
     """
 )
 
@@ -314,7 +317,7 @@ def test_every_workflow_command_starts_a_line_after_output_without_a_newline(fai
         m.start() == 0 or done.stdout[m.start() - 1] == "\n" for m in re.finditer("::(error|warning)", done.stdout)
     )
     [(kind, _, message)] = parse_commands(done.stdout.split("\n", 1)[1])
-    assert kind == "warning" and message.startswith("ValueError: the last line of stdout had no end")
+    assert kind == "warning" and message.startswith("StepFailed: the last line of stdout had no end")
     ended = run_in_actions(tmp_path, workspace, NO_NEWLINE.replace('"no newline"', '"a whole line\\n"'))
     assert ended.stdout.startswith("a whole line\n::warning "), ended.stdout
     silent = run_in_actions(tmp_path, workspace, NO_NEWLINE.replace('"no newline"', '""'))

@@ -79,7 +79,7 @@ def test_confidence_in_words() -> None:
     assert match_words(Candidate(record, 100.0, "regex")).endswith(", exact wording")
     other = Candidate(record, 100.0, "regex", wording="torch <= 1.13 (THC kernels)")
     assert match_words(other).endswith(", same error, wording of torch <= 1.13"), "without the record's notes"
-    assert match_words(Candidate(record, 90.0, "class")).endswith(", same exception class")
+    assert match_words(Candidate(record, 90.0, "class")).endswith(", class-level (its exception class alone)")
     assert Candidate(record, 91.0, "fuzzy").confidence == "similar message"
     assert match_words(Candidate(record, 91.0, "fuzzy")).endswith(", similar message")
 
@@ -221,7 +221,7 @@ def test_an_exception_class_alone_is_explained_by_its_class_record_named_by_its_
     # `AssertionError` typed alone, or a bare `assert x` failing: no message, so no empty message row,
     # and the class record is named by its class, not by its example message.
     out = cli("--format", fmt, "--no-source", "AssertionError").stdout
-    assert "the Python record for AssertionError, same exception class" in out
+    assert "the Python record for AssertionError, class-level (its exception class alone)" in out
     assert "```text\n\n```" not in out
     if fmt == "plain":
         assert out.split("\n")[1].startswith("  matched:"), out

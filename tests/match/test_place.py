@@ -1,0 +1,160 @@
+"""No wrong answers: a wording is the error of the place it comes from, the parser's errors are not the runtime's,
+and a record of a class as such is for that class and only where the text is Python's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from leafexplain import session
+from leafexplain.match import same_class
+from leafexplain.match.place import is_elsewhere, owner
+from leafexplain.models import ErrorEvent, Frame, Limits
+from tests.conftest import load_bundled_matcher
+
+MATCHER = load_bundled_matcher()
+PASTES = Path(__file__).parent / "pastes"  # real pastes, their sources in pastes/README.md
+SITE = "/usr/lib/python3.11/site-packages"
+
+
+def findings(name: str):
+    return session.explain((PASTES / name).read_bytes(), MATCHER, Limits(), pasted=True).findings
+
+
+def best_slug(event: ErrorEvent) -> str | None:
+    found = MATCHER.match(event)
+    return found.matches[0].record.slug if found.matches else None
+
+
+def test_a_librarys_class_whose_message_holds_a_std_wording_is_not_the_std_error() -> None:
+    """urllib3's NewConnectionError and MaxRetryError carry CPython's `[Errno 111] Connection refused` in their own
+    message: the errno record is a near candidate, not the answer (before the rule, it explained both)."""
+    events = findings("urllib3-maxretry-errno111-2018.txt")
+    assert [f.event.error_type for f in events] == [
+        "urllib3.exceptions.NewConnectionError",
+        "urllib3.exceptions.MaxRetryError",
+    ]
+    for finding in events:
+        assert finding.best is None
+        assert finding.near and finding.near[0].record.slug == "errno-111-connection-refused"
+        assert any("urllib3's" in reason for reason in finding.near[0].reasons)
+
+
+def test_the_std_error_itself_is_still_the_std_records() -> None:
+    refused = ErrorEvent("python", "ConnectionRefusedError", "[Errno 111] Connection refused")
+    assert best_slug(refused) == "errno-111-connection-refused"
+    # Raised by CPython's interpreter from a library's frame (a list indexed in transformers): still CPython's.
+    indexed = ErrorEvent(
+        "python", "IndexError", "list index out of range", location=Frame(f"{SITE}/transformers/trainer.py", 10)
+    )
+    assert best_slug(indexed) == "list-index-out-of-range"
+
+
+def test_a_standard_library_class_raised_by_a_library_says_nothing_of_the_place() -> None:
+    """torch raises pickle's UnpicklingError with its own message: the class is anyone's, its frame decides."""
+    event = ErrorEvent("python", "_pickle.UnpicklingError", "x", location=Frame(f"{SITE}/torch/serialization.py", 1633))
+    assert owner(event) == ("raising frame", "torch")
+    assert is_elsewhere(event, "pytorch/pytorch", lambda: "torch/serialization.py") is None
+    assert (
+        is_elsewhere(event, "python/cpython", lambda: "Lib/pickle.py")
+        == "raising frame is torch's, not python/cpython's"
+    )
+
+
+def test_a_raising_frame_counts_only_against_a_raise_in_python_code() -> None:
+    """The interpreter and a library's C++ raise from whatever Python frame called them; the import system's frames
+    are taken out of the traceback. A `raise` in a library's .py shows that file as the innermost frame."""
+    event = ErrorEvent("python", "RuntimeError", "x", location=Frame(f"{SITE}/lightning/trainer.py", 1))
+    assert is_elsewhere(event, "pytorch/pytorch", lambda: "aten/src/ATen/native/Linear.cpp") is None
+    assert is_elsewhere(event, "python/cpython", lambda: "Lib/importlib/_bootstrap.py") is None
+    assert is_elsewhere(event, "pytorch/pytorch", lambda: "torch/nn/modules/module.py") is not None
+    users = ErrorEvent("python", "RuntimeError", "x", location=Frame("/home/me/train.py", 1))
+    assert owner(users) is None  # the user's own frame says nothing
+    own_package = ErrorEvent("python", "app.errors.ConfigError", "x", location=Frame("/home/me/app/errors.py", 1))
+    assert owner(own_package) is None  # nor a class of the user's own package
+
+
+def test_a_syntax_errors_unicode_error_is_its_own_error() -> None:
+    """The parser's `(unicode error)` is a SyntaxError about the source text (a Windows path's \\U), not data that
+    failed to decode: its own record explains it, and no UnicodeDecodeError record does."""
+    (finding,) = findings("twitchtube-unicode-error-2021.txt")
+    assert finding.event.error_type == "SyntaxError"
+    assert finding.best is not None
+    assert finding.best.record.slug == "unicode-error-unicodeescape-codec-can-t-decode-byt"
+    assert finding.best.method == "regex" and finding.best.score == 100
+    source = ErrorEvent(
+        "python", "SyntaxError", "(unicode error) 'utf-8' codec can't decode byte 0xff in position 0: x"
+    )
+    found = MATCHER.match(source)
+    assert found.matches[0].record.slug == "unicode-error-unicodeescape-codec-can-t-decode-byt"
+    assert all(m.record.errorClass != "UnicodeDecodeError" for m in found.matches)
+
+
+def test_a_runtime_error_is_not_explained_by_a_parsers_record_nor_the_other_way() -> None:
+    decoding = ErrorEvent("python", "UnicodeDecodeError", "'utf-8' codec can't decode byte 0xff in position 0: x")
+    assert best_slug(decoding) == "utf-8-codec-can-t-decode-byte-0xff-in-position-0-i"
+    not_parsed = ErrorEvent("python", "RuntimeError", "unterminated string literal (detected at line 1)")
+    assert best_slug(not_parsed) != "unterminated-string-literal-detected-at-line-1"
+
+
+@pytest.mark.parametrize(
+    ("printed", "record_class", "same"),
+    [
+        ("ConnectionError", "ConnectionError", True),
+        ("builtins.ConnectionError", "ConnectionError", True),
+        ("requests.exceptions.ConnectionError", "ConnectionError", False),  # a library's class of that name
+        ("requests.exceptions.ConnectionError", "requests.exceptions.ConnectionError", True),
+        ("torch.cuda.OutOfMemoryError", "torch.OutOfMemoryError", True),  # one class, two module paths
+        ("json.decoder.JSONDecodeError", "json.JSONDecodeError", True),
+        ("requests.exceptions.JSONDecodeError", "json.JSONDecodeError", False),
+        ("CalledProcessError", "subprocess.CalledProcessError", True),  # IPython prints the name alone
+        ("ConnectionError", "requests.exceptions.ConnectionError", False),  # the name alone is the built-in's
+        ("ValueError", None, False),
+    ],
+)
+def test_which_class_a_class_record_is_for(printed: str, record_class: str | None, same: bool) -> None:
+    assert same_class(printed, record_class) is same
+
+
+def test_a_class_record_needs_python_around_a_class_other_languages_print() -> None:
+    """`TypeError: Cannot read properties of undefined` alone is JavaScript's as likely as Python's."""
+    alone = ErrorEvent("python", "TypeError", "Cannot read properties of undefined (reading 'map')")
+    assert MATCHER.match(alone).matches == ()
+    traced = alone._replace(location=Frame("/home/me/app.py", 3))
+    assert best_slug(traced) == "class-typeerror"
+    assert best_slug(ErrorEvent("python", "LookupError", "unknown encoding: utf8x")) == "class-lookuperror"
+
+
+def test_a_guess_is_never_an_error_by_its_class_alone() -> None:
+    """A warning in a log is kept only when a record of its words explains it."""
+    logged = ErrorEvent("python", "UserWarning", "something odd", location=Frame("/home/me/app.py", 3), tentative=True)
+    assert MATCHER.match(logged).matches == ()
+    assert best_slug(logged._replace(tentative=False)) == "class-userwarning"
+
+
+def test_words_in_common_with_a_record_come_before_the_record_of_the_class() -> None:
+    reworded = ErrorEvent(
+        "python",
+        "RuntimeError",
+        "Expected all tensors to be on the same device, found two: cuda:0, cpu",
+        location=Frame("/home/me/train.py", 3),
+    )
+    found = MATCHER.match(reworded)
+    assert found.matches[0].method == "fuzzy"
+    assert found.matches[0].record.slug.startswith("expected-all-tensors-to-be-on-the-same-device")
+
+
+def test_a_warning_raised_as_an_error_is_an_error() -> None:
+    """`-W error` (pytest's filterwarnings = error) raises a warning with its traceback: the run ended on it."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/app.py", line 3, in <module>\n'
+        '    warnings.warn("the default of normalize will change", FutureWarning)\n'
+        "FutureWarning: the default of normalize will change\n"
+    )
+    (finding,) = session.explain(text.encode(), MATCHER, Limits(), pasted=True).findings
+    assert not finding.event.tentative
+    assert finding.best is not None and finding.best.record.slug == "class-futurewarning"
+    logged = "/home/me/app.py:3: FutureWarning: the default of normalize will change\n  x = f()\n"
+    assert session.explain(logged.encode(), MATCHER, Limits(), pasted=True).findings == ()
