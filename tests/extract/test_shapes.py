@@ -62,6 +62,24 @@ def test_an_os_error_in_another_locale_is_read_in_english_and_finds_its_record()
     assert unknown.message == "[Errno 95] Opération non supportée"
 
 
+def test_a_windows_error_is_read_as_the_errno_it_stands_for_in_any_language() -> None:
+    """`[WinError N]` (Windows' own code, in the language of the Windows that printed it) is the errno CPython
+    makes of it: the same error as Linux's `[Errno N]`, found by that wording's record."""
+    text = "FileNotFoundError: [WinError 2] 系统找不到指定的文件。: 'weights.pt'\n"
+    [event] = extract_events(text)
+    assert event.message == "[Errno 2] No such file or directory: 'weights.pt'"
+    assert explain(text.encode(), load_bundled_matcher()).findings[0].best.record.errorClass == "FileNotFoundError"
+    [refused] = extract_events("ConnectionRefusedError: [WinError 10061] 由于目标计算机积极拒绝，无法连接。\n")
+    assert refused.message == "[Errno 111] Connection refused"
+    [lower] = extract_events("PermissionError: [winerror 5] 拒绝访问。: 'C:\\\\x'\n")
+    assert lower.message.startswith("[Errno 13] Permission denied")
+    # A code with no errno known, or one its class disagrees with, stays as it was.
+    [other] = extract_events("OSError: [WinError 1455] 页面文件太小，无法完成操作。\n")
+    assert other.message == "[WinError 1455] 页面文件太小，无法完成操作。"
+    [wrong] = extract_events("FileNotFoundError: [WinError 5] 拒绝访问。\n")
+    assert wrong.message == "[WinError 5] 拒绝访问。"
+
+
 # wasm's console panic hook, a panic re-logged
 
 
