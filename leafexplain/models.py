@@ -187,6 +187,9 @@ class ErrorEvent(NamedTuple):
     # What a compiler said under its header (rustc's labels, `note:` and `help:` lines): detail a view may show.
     detail: tuple[str, ...] = ()
     report: str | None = None  # the file a panic hook wrote its report to (human-panic)
+    # A message with no frames: the top packages the text around it imports (`import sklearn`, `from pandas
+    # import ...`), the libraries it may come from (locate/raised_search.py looks there).
+    imports: tuple[str, ...] = ()
 
 
 # Secrets replaced in what was read, by kind: (kind, how many), never a value. None: redaction was off.

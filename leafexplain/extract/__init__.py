@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from leafexplain.extract import clues, python
@@ -9,6 +10,7 @@ from leafexplain.extract import pytest as pytest_report
 from leafexplain.extract.common import exception_class, short_class
 from leafexplain.extract.paste import unfold
 from leafexplain.models import ErrorEvent
+from leafexplain.regex import lazy_regex
 
 Extractor = Callable[[list[str], list[bool]], list[ErrorEvent]]
 
@@ -133,10 +135,32 @@ def events_in(
     elif paragraphs:
         events.extend(_paragraphs(lines, claimed))
     events.sort(key=lambda e: e.line_number)
+    imported = _imports(text) if any(not e.frames for e in events) else ()
     return [
-        e._replace(line_number=origin[min(e.line_number, len(origin)) - 1] + first_line, language=_language(e))
+        e._replace(
+            line_number=origin[min(e.line_number, len(origin)) - 1] + first_line,
+            language=_language(e),
+            imports=() if e.frames or e.error_type == "compile" else imported,
+        )
         for e in events
     ]
+
+
+# `import x`, `from x.y import z`, at a line's start or after a prompt (`>>> `, `In [3]: `).
+_IMPORT = lazy_regex(
+    r"^[ \t]*(?:>>> |\.\.\. |In \[\d+\]: )?"
+    r"(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([A-Za-z_]\w*))",
+    re.M,
+)
+MAX_IMPORTS = 10
+
+
+def _imports(text: str) -> tuple[str, ...]:
+    """The top packages the text imports, in order, each once: the libraries a message with no frames may be from."""
+    if "import" not in text:  # most logs: no regex compiled
+        return ()
+    names = (a or b for a, b in _IMPORT.findall(text))
+    return tuple(dict.fromkeys(names))[:MAX_IMPORTS]
 
 
 def _language(event: ErrorEvent) -> str:

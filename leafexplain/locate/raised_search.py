@@ -92,12 +92,13 @@ def message_literals(message: str, most: int = 3) -> list[list[str]]:
 
 def named_packages(event: ErrorEvent) -> list[str]:
     """The top packages the event names: its qualified class's (`sklearn` of `sklearn.exceptions.NotFittedError`),
-    then a `site-packages/<pkg>/` path's in the message."""
+    then a `site-packages/<pkg>/` path's in the message, then the packages the text around it imports."""
     names: list[str] = []
     error_type = event.error_type or ""
     if "." in error_type:
         names.append(error_type.split(".", 1)[0])
     names += [m.group(1) for m in _NAMED_PATH.finditer(event.message)]
+    names += event.imports  # then the packages the text around it imports
     return [n for n in dict.fromkeys(names) if _TOP_NAME.fullmatch(n) and n not in _NOT_A_LIBRARY]
 
 

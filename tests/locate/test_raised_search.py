@@ -197,6 +197,26 @@ def test_no_library_named_or_installed_and_too_short_a_literal_find_nothing(tmp_
     assert searched_raised(bare(NOT_FITTED), paths, sites=[str(tmp_path / "nowhere")]) is None
 
 
+def test_an_import_on_the_same_screen_names_the_library_of_a_message_with_no_class_path(
+    tmp_path: Path, paths: LocalPaths
+) -> None:
+    """A session pasted whole: the message names its class alone (`NotFittedError`), but the lines above import
+    the library, so its installed source is searched (numpy's import first: not installed there, nothing found)."""
+    site = fake_site(tmp_path)
+    session = (
+        ">>> import numpy as np\n>>> from sklearn.cluster import KMeans\n>>> KMeans().predict(np.zeros((2, 2)))\n"
+        + NOT_FITTED.replace("sklearn.exceptions.", "")
+        + "\n"
+    )
+    (event,) = [e for e in events_in(session) if e.error_type == "NotFittedError"]
+    assert event.imports == ("numpy", "sklearn")
+    raised = searched_raised(event, paths, sites=[str(site)])
+    assert raised is not None and raised.library == "scikit-learn"
+    assert raised.path == str(site / "sklearn" / "utils" / "validation.py")
+    # The same message with no import around it names no library.
+    assert searched_raised(bare(NOT_FITTED.replace("sklearn.exceptions.", "")), paths, sites=[str(site)]) is None
+
+
 def test_a_site_packages_path_in_the_message_names_its_package(tmp_path: Path, paths: LocalPaths) -> None:
     site = fake_site(
         tmp_path, extra={"sklearn/io.py": 'def load(p):\n    raise OSError("cannot read the model file at all")\n'}
