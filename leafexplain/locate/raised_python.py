@@ -244,7 +244,7 @@ def _read(found: Raised, frame: Frame, shown: str, real: str) -> Raised:
     if code and not same_code(lines[frame.line - 1], code):
         return found._replace(changed=True)
     start, shown_lines = window(lines, frame.line, RAISED_CONTEXT)
-    function, docstring = _function(lines, frame.line)
+    function, docstring = python_function(lines, frame.line)
     return found._replace(
         start=start,
         lines=shown_lines,
@@ -294,7 +294,7 @@ def _def_name(text: str) -> str | None:
     return name if name.isidentifier() else None
 
 
-def _function(lines: tuple[str, ...], line: int) -> tuple[str | None, str | None]:
+def python_function(lines: tuple[str, ...], line: int) -> tuple[str | None, str | None]:
     """The name of the function around `line` and its docstring's first paragraph, read from the text."""
     depth = _indent(lines[line - 1])
     for number in range(line - 1, max(line - DEF_REACH, 1) - 1, -1):

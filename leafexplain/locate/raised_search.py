@@ -22,6 +22,7 @@ import time
 
 from leafexplain.libraries import github_repo, issues_search
 from leafexplain.locate.files import MAX_FILE_BYTES, MAX_LINE_CHARS, USER_CONTEXT, LocalPaths, window
+from leafexplain.locate.raised_python import python_function
 from leafexplain.models import ErrorEvent, Raised
 from leafexplain.regex import lazy_regex
 from leafexplain.safeio import open_resolved, read_regular, realpath
@@ -325,45 +326,3 @@ def _test_of(header: str) -> str:
         if mark in header:
             header = header[: header.rindex(mark)].rstrip()
     return header.removesuffix(":").removesuffix("{").strip()
-
-
-def python_function(lines: tuple[str, ...], line: int) -> tuple[str | None, str | None]:
-    """(the enclosing `def`'s name, its docstring's first paragraph) of line `line`, read from the source."""
-    depth = _indent(lines[line - 1])
-    for n in range(line - 1, 0, -1):
-        text = lines[n - 1]
-        if not text.strip() or _indent(text) >= depth or text.lstrip().startswith((")", "]", "}")):
-            continue  # deeper, or the closing bracket of a signature over several lines
-        depth = _indent(text)
-        found = _DEF.match(text)
-        if found:
-            return found.group(1), _docstring(lines, n)
-        if depth == 0:
-            break
-    return None, None
-
-
-def _docstring(lines: tuple[str, ...], def_line: int) -> str | None:
-    n = def_line
-    while n <= len(lines) and not lines[n - 1].split("#", 1)[0].rstrip().endswith(":"):  # a signature over lines
-        n += 1
-    body = [text.strip() for text in lines[n : n + 60]]
-    first = next((i for i, text in enumerate(body) if text), None)
-    if first is None:
-        return None
-    head = body[first].lstrip("rRuU")
-    quote = head[:3]
-    if quote not in ('"""', "'''"):
-        return None
-    paragraph: list[str] = []
-    for i, text in enumerate(body[first:]):
-        text = text.lstrip("rRuU")[3:] if i == 0 else text
-        closed = quote in text
-        text = text.split(quote, 1)[0].strip()
-        if not text and paragraph:
-            break
-        if text:
-            paragraph.append(text)
-        if closed:
-            break
-    return " ".join(paragraph) or None

@@ -55,11 +55,12 @@ def frame_package(frame: Frame) -> str | None:
     return None
 
 
-def raises_in_its_frame(path: str) -> bool:
+def raises_in_its_frame(path: str | None) -> bool:
     """A record raised at this file shows that file as the innermost frame: a `raise` in Python code. Not
     CPython's interpreter or a library's C++ (they raise from whatever Python frame called them), nor the
-    import system, whose frames Python takes out of the traceback (the importing frame is shown instead)."""
-    return path.endswith(".py") and not path.startswith("Lib/importlib/")
+    import system, whose frames Python takes out of the traceback (the importing frame is shown instead). A record
+    that names no file (a user's may not) says nothing of its frame."""
+    return bool(path) and path.endswith(".py") and not path.startswith("Lib/importlib/")
 
 
 def owner(event: ErrorEvent) -> tuple[str, str] | None:
@@ -81,7 +82,7 @@ def owner(event: ErrorEvent) -> tuple[str, str] | None:
     return None
 
 
-def is_elsewhere(event: ErrorEvent, repo: str, record_file: Callable[[], str]) -> str | None:
+def is_elsewhere(event: ErrorEvent, repo: str, record_file: Callable[[], str | None]) -> str | None:
     """The reason a record of `repo` is not this event's error by its place, or None when the place agrees or
     says nothing. A raising frame counts only against a record raised in its own frame (`record_file`, asked
     only when it matters, is a .py file: see `raises_in_its_frame`)."""

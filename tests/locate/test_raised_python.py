@@ -33,12 +33,12 @@ def frobnicate(count):
     """
     total = 0
     if count < 0:
-        raise ValueError(
+        raise WidgetError(
             f"widget count must be positive, got {count}"
         )
     return total
 '''
-RAISE_LINE = 11  # `raise ValueError(` above
+RAISE_LINE = 11  # `raise WidgetError(` above: a class of its own, which no record explains
 
 
 class Site:
@@ -80,14 +80,16 @@ def site(tmp_path: Path) -> Site:
     raised_python.forget_listings()
 
 
-def traceback(file: str | Path, line: int = RAISE_LINE, code: str = "raise ValueError(", message: str = MESSAGE) -> str:
+def traceback(
+    file: str | Path, line: int = RAISE_LINE, code: str = "raise WidgetError(", message: str = MESSAGE
+) -> str:
     return (
         "Traceback (most recent call last):\n"
         '  File "/home/u/proj/main.py", line 3, in <module>\n'
         "    frobnicate(-3)\n"
         f'  File "{file}", line {line}, in frobnicate\n'
         f"    {code}\n"
-        f"ValueError: {message}\n"
+        f"widgetlib.core.WidgetError: {message}\n"
     )
 
 
@@ -121,7 +123,7 @@ def test_a_file_its_distribution_lists_is_read(site: Site, tmp_path: Path) -> No
     assert raised is not None
     assert (raised.library, raised.version) == ("widgetlib", "1.4.2")
     assert raised.path == str(site.package / "core.py") and raised.line == RAISE_LINE
-    assert raised.lines[RAISE_LINE - raised.start].strip() == "raise ValueError("
+    assert raised.lines[RAISE_LINE - raised.start].strip() == "raise WidgetError("
     assert raised.function == "frobnicate"
     assert raised.docstring == "Frobnicate `count` widgets, each in turn."
     assert raised.condition == "if count < 0"
@@ -256,7 +258,7 @@ def test_every_format_shows_where_the_library_raised_it(site: Site, tmp_path: Pa
     plain = user("--format", "plain", "--width", "100", input=text)
     assert plain.returncode == 1, plain.stderr  # no record: exit codes as before
     assert "raised:  widgetlib 1.4.2" in plain.stdout
-    assert "> 11 |     if count < 0:" not in plain.stdout and "> 11 |         raise ValueError(" in plain.stdout
+    assert "> 11 |     if count < 0:" not in plain.stdout and "> 11 |         raise WidgetError(" in plain.stdout
     assert "10 |     if count < 0:" in plain.stdout
     assert "https://github.com/acme/widgetlib/tree/v1.4.2" in plain.stdout
     full = user("--format", "plain", "--full", "--width", "100", input=text).stdout
@@ -276,7 +278,7 @@ def test_every_format_shows_where_the_library_raised_it(site: Site, tmp_path: Pa
         "url",
         "issues_url",
     } <= set(raised)
-    assert raised["lines"][raised["line"] - raised["start"]].strip() == "raise ValueError("
+    assert raised["lines"][raised["line"] - raised["start"]].strip() == "raise WidgetError("
     markdown = user("--format", "markdown", input=text).stdout
     assert "**Raised:** widgetlib 1.4.2" in markdown and "<https://github.com/acme/widgetlib/tree/v1.4.2>" in markdown
     github = user("--format", "github", input=text).stdout
@@ -317,7 +319,7 @@ def test_a_matched_events_raised_holds_no_secret(site: Site, tmp_path: Path) -> 
     raised_python.forget_listings()
     user = Isolated(tmp_path)
     record = make_record(
-        message="widget count must be positive, got {n}", errorType="exception", errorClass="ValueError"
+        message="widget count must be positive, got {n}", errorType="exception", errorClass="WidgetError"
     )
     write_records(user.records, "widget.json", {**record, "errorMessage": MESSAGE, "slug": "widget-count"})
     text = traceback(folder / "lib" / "python3.11" / "site-packages" / "widgetlib" / "core.py")
