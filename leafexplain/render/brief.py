@@ -237,7 +237,7 @@ def _raising_code(raised: Raised) -> tuple[CodeLine, ...]:
 
 def raised_lines(raised: Raised | None) -> RaisedLines | None:
     """What the default view says of where a library raised the error; None when no library is known."""
-    if raised is None or not raised.library:
+    if not raised or not raised.library:  # a lookup that found nothing is falsy (locate/raised.py)
         return None
     if raised.changed:
         note = "the file changed since the run: its lines are not shown"
@@ -307,6 +307,8 @@ def brief(finding: Finding, located: Located | None = None, *, verbose: bool = F
         others=tuple(match_words(c, verbose=verbose) for c in finding.matches[1:] if c not in layers)
         if show_all
         else (),
+        # A class-level answer says what the class means; where the library raised it says what happened.
+        raised=raised_lines(located.raised if located else None) if best.method == "class" else None,
     )
 
 

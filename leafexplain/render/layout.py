@@ -268,9 +268,9 @@ def _source(explanation: Explanation, width: int, hyperlinks: bool) -> list[Line
 
 
 def _raised(raised: RaisedLines, width: int, hyperlinks: bool) -> list[Line]:
-    """Where the library raised an error no record explains, in the room a record's fix would take: the
-    library, version and place (the link itself where the terminal shows OSC 8 links), the raising lines, and
-    the link on a row of its own elsewhere."""
+    """Where the library raised an error no record explains (or only its class's), in the room a record's fix
+    would take: the library, version and place (the link itself where the terminal shows OSC 8 links), the
+    raising lines, and the link on a row of its own elsewhere."""
     url = raised.url
     said = ", ".join(part for part in (raised.library, raised.where) if part)
     if len(prose(said, width - GUTTER)) > 2:  # a long path loses its middle, never the file's name and line
@@ -314,7 +314,9 @@ def card(brief: Brief, width: int, *, hyperlinks: bool = False, number: str = ""
     first = brief.explanations[0]
     why = _why(first.why, width) if first.why else []
     fixes = _fixes(first.fixes, width)
-    source = _source(first, width, hyperlinks)
+    # A class-level answer: where the library raised it, read here, is the most specific thing known, and takes
+    # the place of the record's own (where the class is defined, not where this error was raised).
+    source = _raised(brief.raised, width, hyperlinks) if brief.raised else _source(first, width, hyperlinks)
     others = [row for text in brief.others for row in _text_rows("also", text, width, MATCHED_ROWS)]
     # The wrapper around the error explained above: its record in one line.
     later = [row for e in brief.explanations[1:] for row in _text_rows("wrapper", e.matched, width, MATCHED_ROWS)]

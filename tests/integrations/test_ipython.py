@@ -49,7 +49,7 @@ def notebook(tmp_path_factory: pytest.TempPathFactory) -> list[list[dict[str, An
         "print('fine')",
         JSON_ERROR,
         "%explain",
-        'raise ValueError("tenant quota exceeded for zebra-ops: 1001 > 1000")',
+        'class QuotaError(Exception): pass\nraise QuotaError("tenant quota exceeded for zebra-ops: 1001 > 1000")',
         BREAK_IT,
         JSON_ERROR,
         "print('still fine')",

@@ -95,3 +95,35 @@ def test_markdown_github_and_sarif_carry_the_link() -> None:
 
 def test_no_library_no_rows() -> None:
     assert "raised:" not in to_text(report(None), Style(format="plain", width=100))
+
+
+@pytest.mark.parametrize("fmt", ["plain", "terminal", "github", "markdown", "json", "sarif", "concise", "jsonl"])
+def test_a_class_level_answer_shows_where_a_library_raised_it_and_nothing_when_none_did(cli, tmp_path, fmt) -> None:
+    """An error only its class's record explains: the view shows where the library raised it when one did (the
+    class says what it means, the raising line what happened). When the error was raised in the user's own code,
+    the lookup finds nothing, and every format says nothing of it (it once stopped the run)."""
+    mine = tmp_path / "train.py"
+    mine.write_text("def step():\n    raise RuntimeError('loss went to nan at step 12')\n\nstep()\n")
+    text = (
+        "Traceback (most recent call last):\n"
+        f'  File "{mine}", line 4, in <module>\n    step()\n'
+        f'  File "{mine}", line 2, in step\n    raise RuntimeError(\'loss went to nan at step 12\')\n'
+        "RuntimeError: loss went to nan at step 12\n"
+    )
+    done = cli("--format", fmt, "--color", "never", "--root", str(tmp_path), input=text)
+    assert done.returncode == 0, done.stderr  # the class's record explains it
+    assert "internal error" not in done.stderr and done.stdout
+
+
+def test_a_class_level_answer_shows_the_raising_line_of_the_library(cli, tmp_path) -> None:
+    """A real run: `Fraction('abc')` raises a ValueError in the standard library whose wording no record has; its
+    class's record explains it, and the view shows where fractions.py raised it, in place of the class's own
+    definition."""
+    import subprocess
+    import sys
+
+    ran = subprocess.run([sys.executable, "-c", "import fractions; fractions.Fraction('abc')"], capture_output=True)
+    done = cli("--format", "plain", "--width", "100", input=ran.stderr.decode())
+    assert done.returncode == 0 and "class-level" in done.stdout
+    assert "fractions.py:" in done.stdout and "raise ValueError('Invalid literal for Fraction" in done.stdout
+    assert "Objects/exceptions.c" not in done.stdout

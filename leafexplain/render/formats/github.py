@@ -54,7 +54,7 @@ def record_link(record: Record) -> str | None:
 
 def raised_words(raised: Raised | None) -> list[str]:
     """Where a library raised an error no record explains, and its link; the search of its issues."""
-    if raised is None or not raised.library:
+    if not raised or not raised.library:  # a lookup that found nothing is falsy (locate/raised.py)
         return []
     from leafexplain.render.sections import raised_place
 

@@ -225,12 +225,15 @@ def explain_document(
     """The envelope: each finding's `event_object` (with `sources`, the local lookups lined up with `findings`,
     what was found here, `raised` among it); `redacted` counts the secrets replaced, by kind (null: redaction
     was off)."""
+    # The events first: reading them reads the lines a view shows (the source cache's, a library's), whose secrets
+    # join the counts as they are redacted.
+    events = event_objects(tuple(findings), sources)
     return {
         "schema": EXPLAIN_SCHEMA,
         "version": __version__,
         "threshold": threshold,
         "redacted": None if redacted is None else dict(redacted),
-        "events": event_objects(tuple(findings), sources),
+        "events": events,
     }
 
 

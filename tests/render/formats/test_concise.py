@@ -38,8 +38,8 @@ def test_the_editor_matchers_read_it(cli: Isolated) -> None:
 def test_no_record_no_frame_no_column(cli: Isolated, tmp_path: Path) -> None:
     unknown = cli("--format", "concise", "--no-source", "--file", str(OUTPUTS / "rust" / "cargo-run-unknown.txt"))
     assert unknown.returncode == 1 and unknown.stdout.endswith(" [unknown]\n")
-    typed = cli("--format", "concise", "RuntimeError: boom")  # no frame, no file: stdin's line 1, column 1
-    assert typed.stdout == "-:1:1: error: RuntimeError: boom [unknown]\n"
+    typed = cli("--format", "concise", "WidgetError: boom")  # no frame, no file: stdin's line 1, column 1; no record
+    assert typed.stdout == "-:1:1: error: WidgetError: boom [unknown]\n"
     log = tmp_path / "build.log"
     log.write_text("starting\n\nValueError: the config has no key 'lr'\n")
     assert cli("--format", "concise", "--file", str(log)).stdout.startswith(f"{log}:")
