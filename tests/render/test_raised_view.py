@@ -107,7 +107,7 @@ def test_a_class_level_answer_shows_where_a_library_raised_it_and_nothing_when_n
     text = (
         "Traceback (most recent call last):\n"
         f'  File "{mine}", line 4, in <module>\n    step()\n'
-        f'  File "{mine}", line 2, in step\n    raise RuntimeError(\'loss went to nan at step 12\')\n'
+        f"  File \"{mine}\", line 2, in step\n    raise RuntimeError('loss went to nan at step 12')\n"
         "RuntimeError: loss went to nan at step 12\n"
     )
     done = cli("--format", fmt, "--color", "never", "--root", str(tmp_path), input=text)
