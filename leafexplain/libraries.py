@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from leafexplain.models import ErrorEvent, Frame, Record
 from leafexplain.regex import lazy_regex, search_alternatives
+from leafexplain.text import shell_word
 
 RUST_REPO = "rust-lang/rust"
 CPYTHON_REPO = "python/cpython"
@@ -375,3 +376,22 @@ def issues_search(repo: str | None, message: str) -> str | None:
     if not repo:
         return None
     return f"{GITHUB}/{repo}/issues?q={_query(' '.join(['is:issue', *message_words(message)]))}"
+
+
+def new_command(repo: str, ref: str, path: str, line: int | None, message: str, error_class: str | None = None) -> str:
+    """`leafexplain new` prefilled from where a library raised an error: its repository, the commit (a full SHA as
+    it is; a tag as the commit git says it names, `git ls-remote` asked in the command itself, since a record's
+    commit is a full SHA and nothing here goes online), the file, the line and the message."""
+    if len(ref) == 40 and all(c in "0123456789abcdef" for c in ref):
+        commit = ref
+    else:  # an annotated tag's commit is its `^{}` line, listed after the tag's own: the last line either way
+        tag = shell_word(f"refs/tags/{ref}")
+        peeled = shell_word(f"refs/tags/{ref}^{{}}")
+        commit = f'"$(git ls-remote {GITHUB}/{repo} {tag} {peeled} | tail -n 1 | cut -f 1)"'
+    words = ["leafexplain new", f"--repo {shell_word(repo)}", f"--commit {commit}", f"--path {shell_word(path)}"]
+    if line:
+        words.append(f"--line {line}")
+    if error_class:
+        words.append(f"--class {shell_word(error_class)}")
+    words.append(f"--message {shell_word(message.strip().split(chr(10), 1)[0][:300])}")
+    return " ".join(words)

@@ -36,3 +36,39 @@ def test_a_registry_crate_is_a_library_wherever_cargo_keeps_its_home(home: str) 
     assert event.location is not None and "gadgets-0.3.1" in event.location.file
     assert event.user_frame is not None
     assert (event.user_frame.file, event.user_frame.line) == ("./src/main.rs", 6)
+
+
+def test_the_new_command_shown_for_a_release_runs_as_printed(tmp_path) -> None:
+    """The `leafexplain new` command a view shows for a library's release asks git for the commit its tag names
+    (a record's commit is a full SHA): run by a shell, as a user would paste it, it writes the record. A stand-in
+    `git` answers as `git ls-remote` does for an annotated tag (the tag object, then the commit it points at)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from leafexplain.libraries import new_command
+
+    commit = "cf30153c" + "0" * 32
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "git").write_text(
+        f"#!/bin/sh\nprintf '%s\\trefs/tags/v2.13.0\\n%s\\trefs/tags/v2.13.0^{{}}\\n' {'1' * 40} {commit}\n"
+    )
+    (fake / "git").chmod(0o755)
+    command = new_command(
+        "pytorch/pytorch", "v2.13.0", "torch/_tensor.py", 691, "cannot register a hook on a tensor", "RuntimeError"
+    )
+    leafexplain = shutil.which("leafexplain") or f"{sys.executable} -m leafexplain"
+    command = command.replace("leafexplain new", f"{leafexplain} new", 1)
+    done = subprocess.run(
+        ["sh", "-c", command],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert commit in done.stdout and '"torch/_tensor.py"' in done.stdout
+    # A full SHA is written as it is.
+    assert f"--commit {commit} " in new_command("a/b", commit, "x.py", 3, "boom")

@@ -21,6 +21,7 @@ from leafexplain.libraries import (
     DISTRIBUTION_OF,
     is_library_frame,
     issues_search,
+    new_command,
     norm_path,
     normalised_name,
     repo_of,
@@ -30,7 +31,6 @@ from leafexplain.locate.files import LocalPaths, language_of, plain_path, read_l
 from leafexplain.models import ErrorEvent, Frame, Raised
 from leafexplain.named import NamedTuple
 from leafexplain.safeio import inside, open_regular, read_regular, realpath
-from leafexplain.text import shell_word
 
 RAISED_CONTEXT = 4  # lines either side of the raising line
 CONDITION_REACH = 12  # lines above the raising line where its guarding `if`/`assert` is looked for
@@ -356,20 +356,10 @@ def _linked(found: Raised, event: ErrorEvent, dist: _Dist | None, known: str | N
 
 
 def _new_command(repo: str, found: Raised, event: ErrorEvent, tail: str, known: str | None) -> str:
-    """`leafexplain new` with what was found: the commit is the release's, for the author to fill in."""
+    """`leafexplain new` with what was found: the path and the release as the link has them."""
     path = f"Lib/{tail}" if known == "python" else tail
     url = found.url or ""
     if "/blob/" in url:  # the repository's path, as the link has it
         path = url.split("/blob/", 1)[1].split("/", 1)[1].split("#", 1)[0]
     tag = url.split("/blob/", 1)[1].split("/", 1)[0] if "/blob/" in url else found.version or "RELEASE"
-    words = [
-        "leafexplain new",
-        f"--repo {shell_word(repo)}",
-        f"--commit COMMIT_OF_{shell_word(tag)}",
-        f"--path {shell_word(path)}",
-        f"--line {found.line}",
-    ]
-    if event.error_type:
-        words.append(f"--class {shell_word(event.error_type)}")
-    words.append(f"--message {shell_word(event.message.strip().split(chr(10), 1)[0][:300])}")
-    return " ".join(words)
+    return new_command(repo, tag, path, found.line, event.message, event.error_type)

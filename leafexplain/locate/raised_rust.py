@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import os
 
-from leafexplain.libraries import GITHUB, RUST_REPO, github_repo, issues_search, norm_path
+from leafexplain.libraries import GITHUB, RUST_REPO, github_repo, issues_search, new_command, norm_path
 from leafexplain.locate.files import USER_CONTEXT, LocalPaths, read_lines, window
 from leafexplain.locate.raised_search import guard
 from leafexplain.models import ErrorEvent, Frame, Raised
 from leafexplain.named import NamedTuple
 from leafexplain.regex import lazy_regex
 from leafexplain.safeio import inside, realpath
-from leafexplain.text import shell_word
 
 DOCS_RS = "https://docs.rs/crate/{crate}/{version}/source/{path}"  # docs.rs's source view, `#<line>` after it
 _REGISTRY = lazy_regex(r"(?:^|/)registry/src/([^/]+)/([A-Za-z0-9_-]+?)-(\d+\.\d+\.\d+[^/]*)/(.+)$")
@@ -231,18 +230,13 @@ def _crate_links(
     return None, None, None
 
 
-def new_command(url: str | None, repo: str | None, line: int | None, message: str) -> str | None:
-    """`leafexplain new` prefilled from the raising line's link (its repository, commit, path in the repository and
-    line) and the message, as the Python side writes it: a tag stands as `COMMIT_OF_<tag>`, for the author to fill
-    in with the commit it names (a record's commit is a full SHA). None without a link to a line."""
+def rust_new_command(url: str | None, repo: str | None, line: int | None, message: str) -> str | None:
+    """`leafexplain new` prefilled from the raising line's link (its repository, commit or tag, path in the
+    repository and line) and the message; None without a link to a line."""
     if not url or not repo or not line or "/blob/" not in url:
         return None
     ref, _, rest = url.split("/blob/", 1)[1].partition("/")
-    commit = ref if len(ref) == 40 and all(c in "0123456789abcdef" for c in ref) else f"COMMIT_OF_{ref}"
-    words = ["leafexplain new", f"--repo {shell_word(repo)}", f"--commit {shell_word(commit)}"]
-    words += [f"--path {shell_word(rest.split('#', 1)[0])}", f"--line {line}"]
-    words.append(f"--message {shell_word(message.strip().split(chr(10), 1)[0][:300])}")
-    return " ".join(words)
+    return new_command(repo, ref, rest.split("#", 1)[0], line, message)
 
 
 # --- the lines -------------------------------------------------------------------------------------------------------
@@ -334,7 +328,7 @@ def _registry_raised(event: ErrorEvent, place: _Place, paths: LocalPaths) -> Rai
         url_note=note,
         issues_url=issues_search(repo, event.message),
         docs_url=docs,
-        new_command=new_command(url, repo, place.line, event.message),
+        new_command=rust_new_command(url, repo, place.line, event.message),
         language="rust",
     )
     return _with_lines(raised._replace(path=found[1]), found[1], place) if found else raised
@@ -352,7 +346,7 @@ def _checkout_raised(event: ErrorEvent, place: _Place, paths: LocalPaths) -> Rai
         line=place.line,
         url=url,
         issues_url=issues_search(repo, event.message),
-        new_command=new_command(url, repo, place.line, event.message),
+        new_command=rust_new_command(url, repo, place.line, event.message),
         language="rust",
     )
     return _with_lines(raised._replace(path=found[1]), found[1], place) if found else raised
@@ -379,7 +373,7 @@ def _std_raised(event: ErrorEvent, place: _Place, paths: LocalPaths) -> Raised:
         line=place.line,
         url=url,
         issues_url=issues_search(RUST_REPO, event.message),
-        new_command=new_command(url, RUST_REPO, place.line, event.message),
+        new_command=rust_new_command(url, RUST_REPO, place.line, event.message),
         language="rust",
     )
     return _with_lines(raised._replace(path=real), real, place) if real else raised

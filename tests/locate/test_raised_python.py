@@ -142,7 +142,7 @@ def test_a_known_library_links_the_raising_line_at_its_release(site: Site, tmp_p
     assert raised is not None and raised.version == "2.13.0+cpu"
     assert raised.url == f"https://github.com/pytorch/pytorch/blob/v2.13.0/torch/_tensor.py#L{RAISE_LINE}"
     assert raised.url_note is None
-    assert "COMMIT_OF_v2.13.0" in (raised.new_command or "")
+    assert "git ls-remote https://github.com/pytorch/pytorch refs/tags/v2.13.0" in (raised.new_command or "")
 
 
 def test_the_layouts_of_the_known_libraries() -> None:

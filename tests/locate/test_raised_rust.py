@@ -185,7 +185,8 @@ def test_a_registry_crate_here_gives_its_lines_function_doc_condition_and_links(
     # The message's words without its values (the quoted key, the type after "JSON" is a word: kept).
     assert searches(raised.issues_url, "serde-rs/json", "cannot access key in JSON array", absent='"name"')
     assert raised.new_command == (
-        "leafexplain new --repo serde-rs/json --commit COMMIT_OF_v1.0.120 --path src/value/index.rs "
+        'leafexplain new --repo serde-rs/json --commit "$(git ls-remote https://github.com/serde-rs/json '
+        "refs/tags/v1.0.120 'refs/tags/v1.0.120^{}' | tail -n 1 | cut -f 1)\" --path src/value/index.rs "
         f"--line {INDEX_LINE} --message 'cannot access key \"name\" in JSON array'"
     )
     assert not raised.changed
@@ -230,8 +231,9 @@ def test_a_paste_whose_crate_is_not_here_says_what_the_path_says(machine: Machin
         raised.issues_url, "tracel-ai/burn", "Dropout probability should be between and but got", absent="10"
     )
     assert raised.new_command is not None and raised.new_command.startswith(
-        "leafexplain new --repo tracel-ai/burn --commit COMMIT_OF_v0.20.1 --path crates/burn-nn/src/modules/dropout.rs "
-        "--line 34 --message"
+        'leafexplain new --repo tracel-ai/burn --commit "$(git ls-remote https://github.com/tracel-ai/burn '
+        "refs/tags/v0.20.1 'refs/tags/v0.20.1^{}' | tail -n 1 | cut -f 1)\" "
+        "--path crates/burn-nn/src/modules/dropout.rs --line 34 --message"
     )
 
 
