@@ -265,3 +265,34 @@ def user_snippet(event: ErrorEvent, paths: LocalPaths, context: int = USER_CONTE
         note = f"The file changed since the run: the traceback's line {frame.line} is line {line} now."
     start, window_lines = window(lines, line, context)
     return Snippet(shown, line, start, window_lines, language_of(shown), note)
+
+
+def _indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def guard(lines: tuple[str, ...], line: int, start: int, openers: tuple[str, ...]) -> str | None:
+    """The test guarding line `line` among the lines shown (from `start`): the line itself when it opens with one
+    of `openers` (an `assert`), else the nearest line above, less indented and no comment, that does, through the
+    statements it is inside (`msg = (` of a message built before its raise). Without its block's `:` or `{` and
+    a comment after it, as raised_python writes it."""
+    own = lines[line - 1].strip()
+    if own.startswith(openers):
+        return own
+    depth = _indent_of(lines[line - 1])
+    for n in range(line - 1, start - 1, -1):
+        text = lines[n - 1].strip()
+        if not text or text.startswith(("#", "//")) or _indent_of(lines[n - 1]) >= depth:
+            continue
+        if text.startswith(openers):
+            return _test_of(text)
+        depth = _indent_of(lines[n - 1])
+    return None
+
+
+def _test_of(header: str) -> str:
+    """`if x:  # why` -> `if x`; `} else if y {` -> `} else if y`."""
+    for mark in (" #", " //"):
+        if mark in header:
+            header = header[: header.rindex(mark)].rstrip()
+    return header.removesuffix(":").removesuffix("{").strip()

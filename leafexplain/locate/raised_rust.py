@@ -16,8 +16,7 @@ from __future__ import annotations
 import os
 
 from leafexplain.libraries import GITHUB, RUST_REPO, github_repo, issues_search, new_command, norm_path
-from leafexplain.locate.files import USER_CONTEXT, LocalPaths, read_lines, window
-from leafexplain.locate.raised_search import guard
+from leafexplain.locate.files import USER_CONTEXT, LocalPaths, guard, read_lines, window
 from leafexplain.models import ErrorEvent, Frame, Raised
 from leafexplain.named import NamedTuple
 from leafexplain.regex import lazy_regex

@@ -8,9 +8,8 @@ that site-packages once resolved, are read (opened following no symlink, bounded
 `MAX_FILES` of them and for at most `MAX_SECONDS`. Nothing is imported or run. The search runs only for a bare
 message nothing else located; the module costs a few lazy regexes to import.
 
-The message's literal part is also what a search of the library's issues asks for (`literal_runs`,
-`issues_search`), and the test guarding a raise is read the same way in Rust and Python (`guard`): `raised_rust`
-uses them too.
+The message's literal part (`literal_runs`) is what a search of the library's issues asks for too
+(`libraries.issues_search`); the test guarding a raise is read the same way in Rust and Python (`files.guard`).
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ import sys
 import time
 
 from leafexplain.libraries import github_repo, issues_search
-from leafexplain.locate.files import MAX_FILE_BYTES, MAX_LINE_CHARS, USER_CONTEXT, LocalPaths, window
+from leafexplain.locate.files import MAX_FILE_BYTES, MAX_LINE_CHARS, USER_CONTEXT, LocalPaths, guard, window
 from leafexplain.locate.raised_python import python_function
 from leafexplain.models import ErrorEvent, Raised
 from leafexplain.regex import lazy_regex
@@ -299,30 +298,3 @@ def _raised(event: ErrorEvent, site: str, info: str, hit: tuple[str, int, tuple[
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
-
-
-def guard(lines: tuple[str, ...], line: int, start: int, openers: tuple[str, ...]) -> str | None:
-    """The test guarding line `line` among the lines shown (from `start`): the line itself when it opens with one
-    of `openers` (an `assert`), else the nearest line above, less indented and no comment, that does, through the
-    statements it is inside (`msg = (` of a message built before its raise). Without its block's `:` or `{` and
-    a comment after it, as raised_python writes it."""
-    own = lines[line - 1].strip()
-    if own.startswith(openers):
-        return own
-    depth = _indent(lines[line - 1])
-    for n in range(line - 1, start - 1, -1):
-        text = lines[n - 1].strip()
-        if not text or text.startswith(("#", "//")) or _indent(lines[n - 1]) >= depth:
-            continue
-        if text.startswith(openers):
-            return _test_of(text)
-        depth = _indent(lines[n - 1])
-    return None
-
-
-def _test_of(header: str) -> str:
-    """`if x:  # why` -> `if x`; `} else if y {` -> `} else if y`."""
-    for mark in (" #", " //"):
-        if mark in header:
-            header = header[: header.rindex(mark)].rstrip()
-    return header.removesuffix(":").removesuffix("{").strip()

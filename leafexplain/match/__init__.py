@@ -354,6 +354,10 @@ class Matcher:
         self._found, self._fuzzy_scores = {}, {}  # each pattern's search and score, for this message
         self._elsewhere = {}
         candidates, whole, partly, unlisted = self.catalog.candidates(message_words(message))
+        # A class's record has no wording to find (the class pass below weighs it): not searched for, nor its
+        # wordings read, for every message (70 of them, a third of an explanation's matching).
+        for n in self.catalog.class_only_rows():
+            whole.pop(n, None)
         hits = [h for n in sorted(whole) if (h := self._hits(message, n, self._same_language(event, n), whole[n]))]
         if event.tentative:  # found, but as prose or a printed value: ruled out, by the word score too
             ruled_out = {h.index for h in hits if not _stands_as_error(h, message)}

@@ -71,6 +71,7 @@ class Catalog:
         self._document_frequency: Mapping[str, int] = {} if document_frequency is None else document_frequency
         self._codes: Mapping[str, Sequence[int]] = {} if codes is None else codes
         self._coded: frozenset[int] | None = None
+        self._class_only: list[int] | None = None
         self.fetch = fetch  # how a full record is read (records/index/ wraps it to heal a damaged index)
         self.problems, self.sources, self.saved = problems, sources, saved
         self._records: dict[int, Record] = {}
@@ -111,8 +112,11 @@ class Catalog:
         return self._heads.rows_reaching(present, self.weight, share)
 
     def class_only_rows(self) -> list[int]:
-        """The records whose wording is a placeholder alone, with a class: they explain an exception class as such."""
-        return [n for n in self._unindexed if self._classes[n] and placeholder_only(self._patterns[n])]
+        """The records whose wording is a placeholder alone, with a class: they explain an exception class as such.
+        Found once (every message asks: a column read for each of the rows no word indexes)."""
+        if self._class_only is None:
+            self._class_only = [n for n in self._unindexed if self._classes[n] and placeholder_only(self._patterns[n])]
+        return self._class_only
 
     def rows_with_code(self, code: str) -> Sequence[int]:
         """The compile records of a compiler's error code (`E0382`): a dict lookup, whatever the catalog's size."""
