@@ -35,7 +35,9 @@ def raised_at(event: ErrorEvent, paths: LocalPaths, redactor: Redactor | None = 
         found = rust_raised(event, paths)
     else:
         found = None
-    if found is None and not event.frames:
+    # A message with no place at all (no frames, no location), as a Python package may raise it: searched for in
+    # the installed source of the library it names. A Rust panic says where it was raised.
+    if found is None and not event.frames and event.location is None and event.language != "rust":
         from leafexplain.locate.raised_search import searched_raised
 
         found = searched_raised(event, paths)
