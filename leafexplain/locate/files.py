@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from functools import lru_cache
 
 from leafexplain.env import cache_dir, home
 from leafexplain.models import ErrorEvent, Frame, Snippet
@@ -148,10 +147,18 @@ def stamp(real: str) -> Stamp | None:
     return st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size
 
 
-@lru_cache(maxsize=64)
+_READ: dict[tuple[str, Stamp], tuple[str, ...] | None] = {}  # what read_lines_cached read, by path and stamp
+_READ_MOST = 64
+
+
 def read_lines_cached(real: str, stamp: Stamp) -> tuple[str, ...] | None:
     """The lines of the file at `real` (resolved, as for `stamp`), when what is opened there is still the file
-    `stamp` was taken of: a file swapped since (a symlink, another file) is not read."""
+    `stamp` was taken of: a file swapped since (a symlink, another file) is not read. Kept by path and stamp,
+    but for a read that failed because the file was swapped or could not be opened: that may pass, and the next
+    lookup reads it again (a writer racing in the project once left the user's own file unshown for good)."""
+    key = (real, stamp)
+    if key in _READ:
+        return _READ[key]
     try:
         with open_resolved(real, max_bytes=MAX_FILE_BYTES) as handle:
             st = os.fstat(handle.fileno())
@@ -161,9 +168,13 @@ def read_lines_cached(real: str, stamp: Stamp) -> tuple[str, ...] | None:
     except (OSError, ValueError):
         return None
     if len(data) > MAX_FILE_BYTES or b"\0" in data[:8192]:
-        return None  # grew past the bound since it was opened, or not text
-    text = data.decode("utf-8", errors="replace")
-    return tuple(line[:MAX_LINE_CHARS] for line in text.splitlines())
+        found = None  # grew past the bound since it was opened, or not text: so for this stamp, for good
+    else:
+        found = tuple(line[:MAX_LINE_CHARS] for line in data.decode("utf-8", errors="replace").splitlines())
+    if len(_READ) >= _READ_MOST:
+        del _READ[next(iter(_READ))]  # the oldest
+    _READ[key] = found
+    return found
 
 
 def read_lines(real: str) -> tuple[str, ...] | None:

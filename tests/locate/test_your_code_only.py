@@ -244,7 +244,7 @@ class Swapper:
 
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
-        self.thread.join(5)
+        self.thread.join(60)  # its last round puts the project back as it was: waited for, however loaded the machine
 
 
 def race(look: Callable[[], object], rounds: int = 3000, seconds: float = 4.0) -> tuple[int, int]:
