@@ -177,6 +177,11 @@ def read_lines_cached(real: str, stamp: Stamp) -> tuple[str, ...] | None:
     return found
 
 
+def forget_reads() -> None:
+    """The files read so far are read again by the next lookup."""
+    _READ.clear()
+
+
 def read_lines(real: str) -> tuple[str, ...] | None:
     """The lines of the text file at `real` (resolved, as for `stamp`), or None when it is missing, too big or
     binary."""

@@ -160,7 +160,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real_open(path, **kwargs)
 
     monkeypatch.setattr(files, "open_resolved", spy)
-    files.read_lines_cached.cache_clear()
+    files.forget_reads()
     return seen
 
 
