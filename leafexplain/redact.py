@@ -26,6 +26,7 @@ from functools import cache
 
 from leafexplain.models import ErrorEvent, Frame
 from leafexplain.named import NamedTuple
+from leafexplain.regex import compiled, lazy_regex
 
 MARK = "…[redacted]"
 _FRESH = r"(?!…\[redacted\])"  # a context's value that is already a marker is left alone
@@ -61,6 +62,7 @@ def _not_a_word(secret: str) -> bool:
     return not (secret.isalpha() and (secret.islower() or secret.isupper() or secret.istitle()))
 
 
+_BASE64_RUN = lazy_regex("[A-Za-z0-9+/=]{16}")
 _NOT_A_VALUE = ("$", "%", "{", "<", "/", ".", "*", "(")  # a variable, a template, a path, a mask
 
 
@@ -72,7 +74,7 @@ def _secret_value(secret: str) -> bool:
 
 def _key_block(secret: str) -> bool:
     """A private key's body: base64 lines (16 such characters in a row at least), not a sentence quoting its header."""
-    return re.search("[A-Za-z0-9+/=]{16}", secret) is not None
+    return _BASE64_RUN.search(secret) is not None
 
 
 class Kind(NamedTuple):
@@ -239,7 +241,7 @@ _FOLDED_TRIGGERS = tuple(dict.fromkeys(t for kind in KINDS if kind.folded for t 
 
 @cache
 def _compiled(index: int, flags: int = 0) -> re.Pattern[str]:
-    return re.compile(KINDS[index].pattern, flags)
+    return compiled(KINDS[index].pattern, flags)
 
 
 Counts = tuple[tuple[str, int], ...]  # (kind, how many), in the order of KINDS

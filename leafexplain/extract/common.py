@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from leafexplain.libraries import is_library_frame
 from leafexplain.models import ErrorEvent, Frame
-from leafexplain.regex import lazy_regex
+from leafexplain.regex import compiled, lazy_regex
 
 LineStripper = Callable[[str], "str | None"]
 
@@ -43,6 +43,7 @@ _RUNNER_LINES = ("##[", "Error: Process completed with exit code", "ERROR: Job f
 _LOG_LEVELS = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
 _LOG_TIME = lazy_regex(r"\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|[IWEF]\d{4} \d\d:\d\d:\d\d")
 _LOG_LEVEL = lazy_regex(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]+:")
+_DIGIT_RUNS = lazy_regex(r"(\d+)")
 _PROGRESS_BAR = lazy_regex(r"\d%\|[^|\n]*\| *\d+/\d+ \[")  # no `|` inside the bar: linear on any line
 
 
@@ -86,8 +87,8 @@ def prefix_stripper(prefix: str) -> LineStripper:
             return line[min(head, width) :] if head else None
 
         return strip_indent
-    shape = re.compile(
-        "".join(r"\d+" if part.isdigit() else re.escape(part) for part in re.split(r"(\d+)", prefix) if part)
+    shape = compiled(
+        "".join(r"\d+" if part.isdigit() else re.escape(part) for part in _DIGIT_RUNS.split(prefix) if part)
     )
 
     def strip_shape(line: str) -> str | None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from leafexplain.extract.common import (
     BARE_EXCEPTION,
     CLIPPED_EXCEPTION_LINE,
@@ -49,6 +47,8 @@ PY2_IGNORED = lazy_regex(
 )
 _QUOTED_REPR = lazy_regex(r"""^(?:\w+\()?(?P<q>["'])(?P<inner>.*)(?P=q),?\)?$""")
 # Lines that end a message even without a blank line before them: pytest's rules and summaries.
+_CARETS = lazy_regex(r"[\^~\s]+")  # the markers under a frame's code
+_BOX_LINE = lazy_regex(r"^\s*(\+[-+ 0-9.]*-|\+ |\| ?)(.*)$")  # an exception group's box
 REPORT_LINE = lazy_regex(r"^(?:[=_-]{5,}|(?:FAILED|ERROR|PASSED) \S)")
 
 
@@ -116,7 +116,7 @@ def _parse_traceback(lines: list[str], i: int, strip: LineStripper) -> tuple[lis
             if (
                 frames
                 and frames[-1].code is None
-                and not re.fullmatch(r"[\^~\s]+", text)
+                and not _CARETS.fullmatch(text)
                 and not text.startswith("[Previous line")
             ):
                 last = frames[-1]
@@ -189,7 +189,7 @@ def _strip_group_markup(lines: list[str], start: int) -> tuple[list[str], int]:
         body = line[indent:] if line[:indent].isspace() or indent == 0 else None
         if body is None:
             break
-        m = re.match(r"^\s*(\+[-+ 0-9.]*-|\+ |\| ?)(.*)$", body)
+        m = _BOX_LINE.match(body)
         if not m:
             break
         drawing = m.group(1)

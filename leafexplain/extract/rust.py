@@ -32,6 +32,7 @@ MAIN_ERROR = lazy_regex(r"^Error: (?P<message>[A-Z]\w*(?: \{ | ?\().*)$")
 OLD_FILE = r"(?P<file>\S+?|<[^>\n]+>)"
 OLD_ONE_LINE = lazy_regex(rf"^{Q}(?P<msg>.*){Q}, {OLD_FILE}:(?P<line>\d+):(?P<col>\d+)\s*$", re.S)
 OLD_TAIL = lazy_regex(rf"^(?P<msg>.*){Q}, {OLD_FILE}:(?P<line>\d+):(?P<col>\d+)\s*$")
+_QUOTE = lazy_regex(Q)
 TEST_HEADER = lazy_regex(r"^---- (?P<test>\S+) stdout ----$")
 # The test harness at work: its first line, a test's result line, or the end of a test's own output.
 HARNESS_SECTION_END = lazy_regex(r"^failures:$|^test result: ")
@@ -300,7 +301,7 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         elif old:
             location = _location(old.group("file"), old.group("line"), old.group("col"))
             message_lines = [old.group("msg")]
-        elif re.match(Q, rest):
+        elif _QUOTE.match(rest):
             # The pre-1.73 form with a message over several lines: it ends at `', file:line:col`.
             message_lines = [rest[1:]]
             j = i

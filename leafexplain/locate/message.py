@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from leafexplain.locate.files import Stamp, read_lines_cached
 from leafexplain.records.patterns import split_pattern
-from leafexplain.regex import lazy_regex
+from leafexplain.regex import compiled, lazy_regex
 
 # Characters that a source file writes escaped inside a string literal: the fragment we look
 # for stops before them, so that `\n`, `\"` or `{{` in the source do not hide a match.
@@ -45,7 +45,7 @@ def fragment_lines(text: str, fragment: str) -> list[int]:
     # A literal may be split over lines and joined by the compiler ("view size is "
     # "not compatible ..."): between words, allow quotes, backslashes and line breaks.
     words = [re.escape(w) for w in fragment.split()]
-    finder = re.compile(r"(?:[\s\"'\\]|\\n)+".join(words))
+    finder = compiled(r"(?:[\s\"'\\]|\\n)+".join(words))
     return sorted({text.count("\n", 0, m.start()) + 1 for m in finder.finditer(text)})
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
-import re
 from functools import lru_cache
 
 from leafexplain.libraries import CPYTHON_REPO, PYTHON_LIB, header_tail, norm_path, python_tail
 from leafexplain.locate.files import Found, LocalPaths, is_file
 from leafexplain.models import Record
+from leafexplain.regex import lazy_regex
+
+_SEPARATORS = lazy_regex(r"[-_.]+")  # a distribution's name, normalised as in its dist-info folder's
 
 
 @lru_cache(maxsize=16)
@@ -23,7 +25,7 @@ def _dist_versions(site: str) -> dict[str, str]:
         for suffix in (".dist-info", ".egg-info"):
             if name.endswith(suffix) and "-" in name:
                 dist, _, version = name[: -len(suffix)].partition("-")
-                out.setdefault(re.sub(r"[-_.]+", "_", dist).lower(), version.split("-")[0])
+                out.setdefault(_SEPARATORS.sub("_", dist).lower(), version.split("-")[0])
     return out
 
 
@@ -33,7 +35,7 @@ def forget_listings() -> None:
 
 
 def _dist_version(site: str, top: str) -> str | None:
-    version = _dist_versions(site).get(re.sub(r"[-_.]+", "_", top).lower())
+    version = _dist_versions(site).get(_SEPARATORS.sub("_", top).lower())
     return f"{top} {version}" if version else None
 
 

@@ -23,7 +23,7 @@ from leafexplain.libraries import github_repo, issues_search
 from leafexplain.locate.files import MAX_FILE_BYTES, MAX_LINE_CHARS, USER_CONTEXT, LocalPaths, guard, window
 from leafexplain.locate.raised_python import python_function
 from leafexplain.models import ErrorEvent, Raised
-from leafexplain.regex import lazy_regex
+from leafexplain.regex import compiled, lazy_regex
 from leafexplain.safeio import open_resolved, read_regular, realpath
 
 MAX_FILES = 2_000  # .py files read per search at most
@@ -245,7 +245,7 @@ def _finder(run: list[str]) -> tuple[re.Pattern[str], bytes]:
     is never split between literals: the longest, looked for in the file's bytes first, rules most files out
     before any is decoded."""
     words = [*run[:-1], run[-1].rstrip(".,:;!?")]
-    return re.compile(_BETWEEN_WORDS.join(map(re.escape, words))), max(words, key=len).strip(".,:;!?").encode()
+    return compiled(_BETWEEN_WORDS.join(map(re.escape, words))), max(words, key=len).strip(".,:;!?").encode()
 
 
 def _source(path: str) -> bytes | None:

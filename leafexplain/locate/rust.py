@@ -21,6 +21,8 @@ from leafexplain.named import NamedTuple
 from leafexplain.regex import lazy_regex
 from leafexplain.safeio import open_regular, realpath
 
+_COMMIT = lazy_regex(r"\(([0-9a-f]{7,40})")  # `rustc 1.95.0 (59807616e 2026-04-14)`
+_RELEASE = lazy_regex(r"rustc-(\d+\.\d+\.\d+)")
 _RUSTC_VERSION: re.Pattern[bytes] = lazy_regex(rb'\[pkg\.rustc\]\s*\nversion = "([^"\n]{1,100})"')  # type: ignore[arg-type,assignment]
 
 
@@ -30,7 +32,7 @@ class _RustSrc(NamedTuple):
 
     @property
     def commit_prefix(self) -> str | None:
-        m = re.search(r"\(([0-9a-f]{7,40})", self.version or "")
+        m = _COMMIT.search(self.version or "")
         return m.group(1) if m else None
 
 
@@ -49,7 +51,7 @@ def _toolchain_version(sysroot: str) -> str | None:
     m = _RUSTC_VERSION.match(head)
     if m:
         return m.group(1).decode("utf-8", "replace")
-    release = re.search(r"rustc-(\d+\.\d+\.\d+)", realpath(sysroot))
+    release = _RELEASE.search(realpath(sysroot))
     return release.group(1) if release else None
 
 

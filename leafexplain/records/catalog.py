@@ -60,6 +60,7 @@ class Catalog:
         variants: Sequence[tuple[Wording, ...]] = (),  # each record's other wordings (messageVariants)
         document_frequency: Mapping[str, int] | None = None,  # records whose wordings have the word
         codes: Mapping[str, Sequence[int]] | None = None,  # error code -> the compile records of that code
+        class_only: list[int] | None = None,  # the class-level records (class_only_rows), where the index holds them
         problems: tuple[Problem, ...] = (),
         sources: tuple[str, ...] = (),
         saved: bool = False,  # this run built the index and wrote it to the cache
@@ -71,7 +72,7 @@ class Catalog:
         self._document_frequency: Mapping[str, int] = {} if document_frequency is None else document_frequency
         self._codes: Mapping[str, Sequence[int]] = {} if codes is None else codes
         self._coded: frozenset[int] | None = None
-        self._class_only: list[int] | None = None
+        self._class_only = class_only
         self.fetch = fetch  # how a full record is read (records/index/ wraps it to heal a damaged index)
         self.problems, self.sources, self.saved = problems, sources, saved
         self._records: dict[int, Record] = {}
@@ -113,7 +114,9 @@ class Catalog:
 
     def class_only_rows(self) -> list[int]:
         """The records whose wording is a placeholder alone, with a class: they explain an exception class as such.
-        Found once (every message asks: a column read for each of the rows no word indexes)."""
+        The index's header lists them (every message asks, and finding them reads two columns of every row no word
+        indexes: some 200 of its blocks, a tenth of an explanation at 641 records); a catalog built in memory finds
+        them once."""
         if self._class_only is None:
             self._class_only = [n for n in self._unindexed if self._classes[n] and placeholder_only(self._patterns[n])]
         return self._class_only
@@ -161,6 +164,11 @@ class Catalog:
 def record_code(record: Record) -> str | None:
     """The error code a record is keyed by: a compile record's `errorCode` (other records' codes are facts)."""
     return record.errorCode if record.errorType == "compile" and record.errorCode else None
+
+
+def class_level(record: Record) -> bool:
+    """The record explains its exception class as such: a class, and a wording that is a placeholder alone."""
+    return bool(record.errorClass) and placeholder_only(record.messagePattern)
 
 
 def code_rows(codes: Sequence[str | None]) -> dict[str, list[int]]:

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from leafexplain.named import NamedTuple
-from leafexplain.regex import lazy_regex
+from leafexplain.regex import compiled, lazy_regex
 
 # Placeholders from the languages whose messages we explain: Rust/Python format braces
 # ({}, {:?}, {0}, {name}, {name:?}), printf directives (%s, %d, %.200s, %zd, CPython's %U),
@@ -32,6 +32,7 @@ QUOTES = "'\u2018\u2019`\"\u201c\u201d"
 _QUOTE_CLASS = "[" + re.escape(QUOTES) + "]"
 WORD = lazy_regex(r"[A-Za-z0-9]+")
 _SPACE = lazy_regex(r"\s+")
+_SPACE_RUNS = lazy_regex(r"(\s+)")
 
 # Messages longer than this are cut before the search: the part of a message that identifies
 # an error is near its start (the search is linear anyway; this keeps its constant small).
@@ -134,7 +135,7 @@ def _literal_regex(text: str, *, after_wildcard: bool = False, before_wildcard: 
     a whitespace run, so that a long run is not walked again from each of its characters.
     """
     out: list[str] = []
-    chunks = [c for c in re.split(r"(\s+)", text) if c]
+    chunks = [c for c in _SPACE_RUNS.split(text) if c]
     for n, chunk in enumerate(chunks):
         first, last = n == 0, n == len(chunks) - 1
         if not chunk.isspace():
@@ -197,7 +198,7 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     parts = split_pattern(pattern)
     last = len(parts) - 1
     pieces = tuple(
-        re.compile(
+        compiled(
             _literal_regex(
                 part,
                 after_wildcard=n > 0 and parts[n - 1] is None,

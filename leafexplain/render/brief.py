@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from leafexplain.libraries import rust_error_page
 from leafexplain.models import Candidate, ErrorEvent, Finding, Located, Raised, Record, Report, Snippet
 from leafexplain.named import NamedTuple
+from leafexplain.regex import lazy_regex
 from leafexplain.render.document import format_frame
 from leafexplain.render.fitting import code_only, first_sentences, one_line, safe, shorten
 from leafexplain.render.naming import confidence_words, library, match_words, near_words, show_command
@@ -30,8 +31,8 @@ FIX_CHARS = 400
 CONTEXT_LINES = 1  # of the user's code, either side of their line
 SEARCH_WORDS = 6
 # Records write their example as `# before` / `// before`, the failing code, then `# after` and the fix.
-_EXAMPLE_MARK = re.compile(r"^\s*(?://|#)\s*(before|after)\s*:?\s*$", re.IGNORECASE)
-_SEARCHABLE = re.compile(r"[A-Za-z][A-Za-z_'-]{2,}")
+_EXAMPLE_MARK = lazy_regex(r"^\s*(?://|#)\s*(before|after)\s*:?\s*$", re.IGNORECASE)
+_SEARCHABLE = lazy_regex(r"[A-Za-z][A-Za-z_'-]{2,}")
 
 
 class CodeLine(NamedTuple):

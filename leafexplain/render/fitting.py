@@ -8,18 +8,18 @@ tokens with a visible `…`.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
+from leafexplain.regex import lazy_regex
 from leafexplain.text import clean_line
 
 MAX_TEXT_CHARS = 4000  # a giant field from a foreign record is cut, with a note
 CUT = "…"
-TRAILING_COMMENT = re.compile(r"\s+(?://|#)\s.*$")  # a `// note` or `# note` after the code
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`'\"])")
-_TOKEN_END = re.compile(r"[\s.,;:()\[\]{}<>=+*/|&!?-]")
-_PATH_BREAK = re.compile(r"[/\\_.:-]")
-_WORD = re.compile(r"\S+")
+TRAILING_COMMENT = lazy_regex(r"\s+(?://|#)\s.*$")  # a `// note` or `# note` after the code
+_SENTENCE_END = lazy_regex(r"(?<=[.!?])\s+(?=[A-Z(`'\"])")
+_TOKEN_END = lazy_regex(r"[\s.,;:()\[\]{}<>=+*/|&!?-]")
+_PATH_BREAK = lazy_regex(r"[/\\_.:-]")
+_WORD = lazy_regex(r"\S+")
 
 
 def safe(text: str | None, limit: int = MAX_TEXT_CHARS, *, keep_tabs: bool = False) -> str:

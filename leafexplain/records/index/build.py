@@ -7,7 +7,7 @@ from array import array
 from collections.abc import Callable
 
 from leafexplain.models import Problem
-from leafexplain.records.catalog import code_rows, record_code, record_wordings
+from leafexplain.records.catalog import class_level, code_rows, record_code, record_wordings
 from leafexplain.records.files import Fingerprint, raw_records
 from leafexplain.records.index.format import FIELD_SEP, INDEX_FORMAT, TAG_SEP, encode_wordings
 from leafexplain.records.postings import DistinctWordings
@@ -28,6 +28,7 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
     position: dict[str, int] = {}  # id -> row
     rows: list[str] = []
     codes: list[str | None] = []  # each row's error code (a compile record's), for the header's code -> rows
+    classed: list[bool] = []  # each row: a class and a wording that is a placeholder alone (format.py: `class_only`)
     words: list[tuple[int, ...]] = []
     distinct = DistinctWordings()
     places = array("q")  # PLACE_FIELDS of each row in turn: numbers in place, at 100,000 records
@@ -68,6 +69,7 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
                 if record.id in position:
                     rows[position[record.id]] = row
                     codes[position[record.id]] = record_code(record)
+                    classed[position[record.id]] = class_level(record)
                     words[position[record.id]] = tokens
                     at = position[record.id] * len(place)
                     places[at : at + len(place)] = array("q", place)
@@ -75,6 +77,7 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
                     position[record.id] = len(rows)
                     rows.append(row)
                     codes.append(record_code(record))
+                    classed.append(class_level(record))
                     words.append(tokens)
                     places.extend(place)
         except OSError as exc:
@@ -89,6 +92,7 @@ def build_rows(files: Fingerprint, progress: Progress | None = None) -> Built:
         "files": files,
         "problems": [(p.path, p.message, p.line, p.field) for p in problems],
         "codes": code_rows(codes),
+        "classed": [n for n, is_classed in enumerate(classed) if is_classed],
     }
     return meta, rows, words, places, distinct
 

@@ -101,12 +101,20 @@ def members_of(source: Source, count: int) -> Members:
     return lambda number: source.guarded(lambda: read(number))
 
 
+def _fields(index: int, text: str) -> list[str]:
+    row = text.split(FIELD_SEP)
+    if len(row) != len(ROW_FIELDS):
+        raise IndexDamaged(f"row {index} is malformed")
+    return row
+
+
 class Rows:
     """The index rows, decoded one at a time when asked for, and where each record lies."""
 
     def __init__(self, source: Source) -> None:
         self.source = source
-        self.cache: dict[int, list[str]] = {}
+        # The rows the header holds (the class-level records', format.py): never read from the body.
+        self.cache: dict[int, list[str]] = {n: _fields(n, text) for n, text in source.meta["class_only"].items()}
         self.reads = 0  # past BULK_AFTER rows, the command reads them all: the sections are read whole
         self.last: tuple[int, list[str]] = (-1, [])
 
@@ -146,10 +154,7 @@ class Rows:
         else:
             raw = self.source.items("rows", start, end).tobytes()
         # Text that is not UTF-8 cannot pass for a record's: the record read from its file is compared with it.
-        row = raw.decode("utf-8", "replace").split(FIELD_SEP)
-        if len(row) != len(ROW_FIELDS):
-            raise IndexDamaged(f"row {index} is malformed")
-        return row
+        return _fields(index, raw.decode("utf-8", "replace"))
 
     def place(self, index: int, files: int) -> tuple[int, ...]:
         """(file, offset, length, item, line, crc) of the record in row `index`, of the `files` the header names.
@@ -234,6 +239,7 @@ def to_catalog(source: Source, sources: list[str], sealed: Mapping[int, str] = {
         variants=Column(rows, "variants", decode_wordings),
         document_frequency=meta["df"],
         codes=meta["codes"],
+        class_only=list(meta["class_only"]),
         problems=tuple(Problem(path, message, line, field) for path, message, line, field in meta["problems"]),
         sources=tuple(sources),
         heads=HeadIndex(

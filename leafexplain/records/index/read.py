@@ -188,6 +188,7 @@ def _check_meta(meta: dict[Any, Any], body: int) -> None:
         meta.get("files"),
     )
     df, sections, blocks, codes = meta.get("df"), meta.get("sections"), meta.get("blocks"), meta.get("codes")
+    class_only = meta.get("class_only")
     if not isinstance(count, int) or count < 0 or meta.get("body") != body:
         raise IndexDamaged("its sizes disagree")
     ok = (
@@ -195,6 +196,8 @@ def _check_meta(meta: dict[Any, Any], body: int) -> None:
         and all(isinstance(k, str) and isinstance(v, int) and v > 0 for k, v in df.items())
         and isinstance(unindexed, list)
         and all(isinstance(n, int) and 0 <= n < count for n in unindexed)
+        and isinstance(class_only, dict)
+        and all(isinstance(n, int) and 0 <= n < count and isinstance(v, str) for n, v in class_only.items())
         and isinstance(codes, dict)
         and all(
             isinstance(k, str) and isinstance(v, list) and all(isinstance(n, int) and 0 <= n < count for n in v)

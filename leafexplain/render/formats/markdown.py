@@ -10,11 +10,11 @@ escaped text with the helpers here: `md_code`, `md_link`, `md_escape` (input tex
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from leafexplain.env import Environment
 from leafexplain.models import Record, Report
+from leafexplain.regex import lazy_regex
 from leafexplain.render.brief import Brief, CodeLine, RaisedLines, briefs, count_line
 from leafexplain.render.document import View, record_view, report_views
 from leafexplain.render.sections import Block, snippet_lines
@@ -26,9 +26,11 @@ from leafexplain.text import printable, safe_link
 
 # Any ASCII punctuation may be backslash-escaped in CommonMark. Anywhere in a line these can mean
 # something: emphasis, code, links and images, HTML, autolinks and entities, tables, strikethrough.
-_SPECIAL = re.compile(r"([\\`*_\[\]<&|~])")
+_BACKTICKS = lazy_regex(r"`+")
+_LIST_NUMBER = lazy_regex(r"\d{1,9}(?=[.)])")
+_SPECIAL = lazy_regex(r"([\\`*_\[\]<&|~])")
 # A code span as a record writes it: a run of backticks, text on one line, the same run again.
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_CODE_SPAN = lazy_regex(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 
 
 def md_fence(text: str, language: str) -> str:
@@ -50,7 +52,7 @@ def md_code(content: str, *, in_table: bool = False) -> str:
     content = content.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
     if in_table:
         content = content.replace("|", "\\|")
-    longest = max((len(run) for run in re.findall(r"`+", content)), default=0)
+    longest = max((len(run) for run in _BACKTICKS.findall(content)), default=0)
     fence = "`" * (longest + 1)
     if content.strip(" ") and (content[:1] in "` " or content[-1:] in "` "):
         content = f" {content} "  # a content of spaces alone is kept whole by CommonMark: no padding
@@ -74,7 +76,7 @@ def _no_block(line: str) -> str:
     """An escaped line that starts no block (heading, rule, list, quote) and ends no heading early."""
     if line.endswith("#"):  # `## a #` would lose its `#` as the heading's closing sequence
         line = line[:-1] + "\\#"
-    number = re.match(r"\d{1,9}(?=[.)])", line)
+    number = _LIST_NUMBER.match(line)
     if number:  # `1.` or `1)` would start an ordered list
         return f"{number.group()}\\{line[number.end() :]}"
     if line[:1] in ("#", ">", "+", "=", "-"):
