@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 from leafexplain.extract.common import short_class
 from leafexplain.libraries import library_hints
-from leafexplain.match.place import decisive, is_elsewhere
+from leafexplain.match.place import another_librarys_class, decisive, is_elsewhere
 from leafexplain.match.score import CEILING, head_share_needed, may_reach
 from leafexplain.models import Candidate, ErrorEvent, Finding, Record
 from leafexplain.named import NamedTuple
@@ -188,6 +188,8 @@ class Matcher:
             return OTHER_KIND_PENALTY + place, _joined(f"a parser's error is not a runtime one ({error_class})", where)
         if event_class == record_class:
             return place, _joined("exception class agrees", where)
+        if other := another_librarys_class(event.error_type, error_class):  # a decisive place, as a qualified class
+            return OTHER_CLASS_PENALTY + place, _joined(f"exception class differs ({error_class}): {other}", where)
         broad = {event_class, record_class} & BROAD_CLASSES
         penalty = SPECIFIC_CLASS_PENALTY if literal_chars >= SPECIFIC_CHARS or broad else CLASS_MISMATCH_PENALTY
         return penalty + place, _joined(f"exception class differs ({error_class})", where)

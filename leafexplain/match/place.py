@@ -14,6 +14,7 @@ its own words before std's). Such an event is not the record's error at all, and
 
 from __future__ import annotations
 
+import builtins
 import sys
 from collections.abc import Callable, Sequence
 
@@ -132,6 +133,25 @@ def is_elsewhere(
     if own is None and repo not in REPO_MODULES and repo != CPYTHON:
         return None  # neither side is a library the tables know: nothing to compare
     return f"{how} is {module}'s, not {repo}'s"
+
+
+def another_librarys_class(printed: str, record_class: str) -> str | None:
+    """Why the class an event printed is not the library's class a record is for, or None. Another name than the
+    record's, neither a built-in's nor of the record library's modules (`HfHubHTTPError`, or
+    `huggingface_hub.utils._errors.HfHubHTTPError`, where the record is requests' `requests.exceptions.HTTPError`),
+    is a class of another library, or of the user's, that kept the record library's words: huggingface_hub
+    re-raises requests' `500 Server Error: … for url: …` as its own HfHubHTTPError. The words are the record
+    library's, the error is not its class's. A record of a built-in class (`ValueError`) or of the standard
+    library's says nothing so: any library raises subclasses of those with messages of its own."""
+    if "." not in record_class or (hasattr(builtins, printed) and "." not in printed):
+        return None
+    module, name = record_class.split(".", 1)[0], record_class.rsplit(".", 1)[-1]
+    own = module_repo(module)
+    if printed.rsplit(".", 1)[-1] == name or own in (None, CPYTHON):
+        return None
+    if "." in printed and module_repo(printed.split(".", 1)[0]) in (own, CPYTHON):
+        return None  # another class of the record's library (its own subclass), or the standard library's
+    return f"class {printed} is another library's than {record_class}"
 
 
 def decisive(why: str) -> bool:

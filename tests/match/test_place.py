@@ -9,7 +9,7 @@ import pytest
 
 from leafexplain import session
 from leafexplain.match import same_class
-from leafexplain.match.place import is_elsewhere, owner
+from leafexplain.match.place import another_librarys_class, is_elsewhere, owner
 from leafexplain.models import ErrorEvent, Frame, Limits
 from tests.conftest import load_bundled_matcher
 
@@ -308,3 +308,33 @@ def test_a_crates_own_words_around_a_std_message_are_the_crates_message() -> Non
     assert is_elsewhere(users, "rust-lang/rust", lambda: None, lambda: ["already borrowed: {:?}"]) is None
     # Only std's records are weighed so: a crate's own record of its message is its own.
     assert is_elsewhere(own, "tracel-ai/cubecl", lambda: None, lambda: ["already borrowed: {:?}"]) is None
+
+
+def test_another_librarys_class_with_a_librarys_words_is_not_that_librarys_error() -> None:
+    """huggingface_hub re-raises requests' `500 Server Error: … for url: …` as its HfHubHTTPError: requests'
+    HTTPError record is a near candidate, no match (before the rule it matched at 85); requests' own class with
+    the same words is still its record's."""
+    (hub,) = findings("parler-tts-hfhub-500-2024.txt")
+    assert hub.best is None
+    assert [c.record.repo for c in hub.near][:1] == ["psf/requests"]
+    assert "is another library's than requests.exceptions.HTTPError" in hub.near[0].reasons[-1]
+    (own,) = findings("scholarcopilot-requests-500-2025.txt")
+    assert own.best is not None and own.best.record.repo == "psf/requests" and own.best.score == 100
+    bare = ErrorEvent("python", "HfHubHTTPError", "500 Server Error: Internal Server Error for url: https://hf.co")
+    assert MATCHER.match(bare).matches == ()
+
+
+@pytest.mark.parametrize(
+    ("printed", "record_class", "other"),
+    [
+        ("HfHubHTTPError", "requests.exceptions.HTTPError", True),
+        ("huggingface_hub.utils._errors.HfHubHTTPError", "requests.exceptions.HTTPError", True),
+        ("HTTPError", "requests.exceptions.HTTPError", False),  # IPython prints the name alone
+        ("requests.exceptions.ConnectTimeout", "requests.exceptions.ConnectionError", False),  # its own subclass
+        ("ValueError", "requests.exceptions.HTTPError", False),  # a built-in: the class mismatch weighs it
+        ("MyError", "ValueError", False),  # a built-in's record: anyone's subclass
+        ("MyError", "json.decoder.JSONDecodeError", False),  # the standard library's
+    ],
+)
+def test_which_printed_class_is_another_librarys(printed: str, record_class: str, other: bool) -> None:
+    assert (another_librarys_class(printed, record_class) is not None) is other
