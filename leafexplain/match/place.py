@@ -103,6 +103,8 @@ def raised_by_frame(event: ErrorEvent) -> bool:
     code = (frame.code or "").lstrip()
     if code.startswith("raise "):  # not a bare `raise`: that re-raises what another raised
         return True
+    if "getattr" in code or "__getattribute__" in code:
+        return False  # a hook handing the lookup on (`return getattr(self._obj, name)`): whoever it asked raised
     return (event.error_type or "").rsplit(".", 1)[-1] == "AttributeError" and frame.function in _ATTRIBUTE_HOOKS
 
 

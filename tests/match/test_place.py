@@ -233,6 +233,8 @@ def test_an_own_raise_counts_only_for_the_frame_that_raised() -> None:
     # `__getattr__` ends in an AttributeError of its own; another class from it may come from anything it called.
     hooked = raised._replace(location=Frame(site, 10, function="__getattr__", code='"{!r}".format(__name__, attr))'))
     assert owner(hooked) == ("raising frame's own raise", "torch")
+    handed_on = hooked._replace(location=Frame(site, 10, function="__getattr__", code="return getattr(self.obj, name)"))
+    assert owner(handed_on) == ("raising frame", "torch")
     keyed = hooked._replace(error_type="KeyError", message="'x'")
     assert owner(keyed) == ("raising frame", "torch")
 
