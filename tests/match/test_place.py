@@ -340,3 +340,11 @@ def test_another_librarys_class_with_a_librarys_words_is_not_that_librarys_error
 )
 def test_which_printed_class_is_another_librarys(printed: str, record_class: str, other: bool) -> None:
     assert (another_librarys_class(printed, record_class) is not None) is other
+
+
+def test_a_hook_handing_the_lookup_to_the_interpreter_is_the_interpreters_error() -> None:
+    """torch 0.2's Variable.__getattr__ ended in `object.__getattribute__(self, name)`: CPython's own lookup raised
+    the AttributeError from that frame, and CPython's record explains it."""
+    (finding,) = findings("torch-variable-getattribute-2017.txt")
+    assert finding.best is not None and finding.best.record.repo == "python/cpython"
+    assert finding.best.method == "regex" and finding.best.score == 100
