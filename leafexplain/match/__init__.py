@@ -63,11 +63,11 @@ SPECIFIC_CHARS, SPECIFIC_CLASS_PENALTY = 30, 5.0
 # Catch-all classes: libraries move an error from one of these to a class of its own between releases
 # (torch's RuntimeError became torch.OutOfMemoryError, IndexError, ValueError ...): a small penalty.
 BROAD_CLASSES = frozenset({"Exception", "RuntimeError"})
-# The place (match/place.py) says the event is another library's. Its own class printed with its module (or another
-# decisive place, place.decisive: its own `raise`, a crate's own panic message): a
-# wording found drops below the cut-off, to a near candidate. Only its frame raised it: the wording's record
-# ranks after the frame library's own, and words in common must be close (libraries copy another's wording
-# word for word into their own `raise`: transformers' `Error(s) in loading state_dict for …` is torch's).
+# The place (match/place.py) says the event is another library's. Its own class printed with its module, or
+# another decisive place (place.decisive: its own `raise`, a crate's own panic message): a wording found drops
+# below the cut-off, to a near candidate. Only its frame raised it: the wording's record ranks after the frame
+# library's own, and words in common must be close (libraries copy another's wording word for word into their
+# own `raise`: transformers' `Error(s) in loading state_dict for …` is torch's).
 OTHER_CLASS_PENALTY, OTHER_FRAME_PENALTY = 20.0, 10.0
 # The parser's errors and the runtime's are different errors, however alike their words.
 PARSER_CLASSES = frozenset({"SyntaxError", "IndentationError", "TabError"})
