@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 from leafexplain.extract.common import short_class
 from leafexplain.libraries import library_hints
-from leafexplain.match.place import is_elsewhere
+from leafexplain.match.place import another_librarys_class, decisive, is_elsewhere
 from leafexplain.match.score import CEILING, head_share_needed, may_reach
 from leafexplain.models import Candidate, ErrorEvent, Finding, Record
 from leafexplain.named import NamedTuple
@@ -63,10 +63,11 @@ SPECIFIC_CHARS, SPECIFIC_CLASS_PENALTY = 30, 5.0
 # Catch-all classes: libraries move an error from one of these to a class of its own between releases
 # (torch's RuntimeError became torch.OutOfMemoryError, IndexError, ValueError ...): a small penalty.
 BROAD_CLASSES = frozenset({"Exception", "RuntimeError"})
-# The place (match/place.py) says the event is another library's. Its own class printed with its module: a
-# wording found drops below the cut-off, to a near candidate. Only its frame raised it: the wording's record
-# ranks after the frame library's own, and words in common must be close (libraries copy another's wording
-# word for word into their own `raise`: transformers' `Error(s) in loading state_dict for …` is torch's).
+# The place (match/place.py) says the event is another library's. Its own class printed with its module, or
+# another decisive place (place.decisive: its own `raise`, a crate's own panic message): a wording found drops
+# below the cut-off, to a near candidate. Only its frame raised it: the wording's record ranks after the frame
+# library's own, and words in common must be close (libraries copy another's wording word for word into their
+# own `raise`: transformers' `Error(s) in loading state_dict for …` is torch's).
 OTHER_CLASS_PENALTY, OTHER_FRAME_PENALTY = 20.0, 10.0
 # The parser's errors and the runtime's are different errors, however alike their words.
 PARSER_CLASSES = frozenset({"SyntaxError", "IndentationError", "TabError"})
@@ -187,6 +188,8 @@ class Matcher:
             return OTHER_KIND_PENALTY + place, _joined(f"a parser's error is not a runtime one ({error_class})", where)
         if event_class == record_class:
             return place, _joined("exception class agrees", where)
+        if other := another_librarys_class(event.error_type, error_class):  # a decisive place, as a qualified class
+            return OTHER_CLASS_PENALTY + place, _joined(f"exception class differs ({error_class}): {other}", where)
         broad = {event_class, record_class} & BROAD_CLASSES
         penalty = SPECIFIC_CLASS_PENALTY if literal_chars >= SPECIFIC_CHARS or broad else CLASS_MISMATCH_PENALTY
         return penalty + place, _joined(f"exception class differs ({error_class})", where)
@@ -196,11 +199,16 @@ class Matcher:
         if index not in self._elsewhere:
             repo = self.catalog.repo(index)
             # The record's file is read only for an event whose place names a library: most name none.
-            self._elsewhere[index] = is_elsewhere(event, repo, lambda: self.catalog.record(index).filePath)
+            self._elsewhere[index] = is_elsewhere(
+                event,
+                repo,
+                lambda: self.catalog.record(index).filePath,
+                lambda: [pattern for pattern, _, _ in self.catalog.wordings(index)],
+            )
         why = self._elsewhere[index]
         if not why:
             return 0.0, ""
-        return (OTHER_CLASS_PENALTY if why.startswith("qualified class") else OTHER_FRAME_PENALTY), why
+        return (OTHER_CLASS_PENALTY if decisive(why) else OTHER_FRAME_PENALTY), why
 
     def _exact(self, event: ErrorEvent, hits: list[_Hit]) -> list[_Scored]:
         out: list[_Scored] = []

@@ -9,7 +9,7 @@ import pytest
 
 from leafexplain import session
 from leafexplain.match import same_class
-from leafexplain.match.place import is_elsewhere, owner
+from leafexplain.match.place import another_librarys_class, is_elsewhere, owner
 from leafexplain.models import ErrorEvent, Frame, Limits
 from tests.conftest import load_bundled_matcher
 
@@ -182,3 +182,169 @@ def test_a_record_that_names_no_file_is_matched_when_the_raising_frame_is_anothe
     )
     report = session.explain(text.encode(), Matcher([record]), Limits())
     assert report.findings[0].best is not None and report.findings[0].best.record.id == record.id
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "numpy-getattr-git-version-2024.txt",  # numpy's module __getattr__, its `raise` shown
+        "numpy-getattr-warnings-2025.txt",  # the same on Windows
+        "torch-module-getattr-raise-2025.txt",  # nn.Module.__getattr__'s f-string `raise`
+        "torch-module-getattr-continued-2023.txt",  # its older `raise`, the line shown its continuation
+    ],
+)
+def test_a_librarys_own_raise_of_a_standard_wording_is_not_the_interpreters_error(name: str) -> None:
+    """numpy's and torch's `__getattr__` raise AttributeError in CPython's words (`module 'numpy' has no attribute
+    …`, `'A' object has no attribute …`); CPython's records are of its C lookup, which did not raise it: they are
+    no exact match (before the rule, each was CPython's 100), and the class's record answers."""
+    (finding,) = findings(name)
+    assert finding.event.error_type == "AttributeError"
+    assert finding.best is not None and finding.best.method == "class"
+    # What the wording scores, the cut-off lowered to show it.
+    cpython = [c for c in MATCHER.match(finding.event, threshold=50).matches if c.method == "regex"]
+    assert cpython and all(c.score < 85 and c.record.repo == "python/cpython" for c in cpython)
+    assert all(any("raising frame's own raise is" in reason for reason in c.reasons) for c in cpython)
+
+
+def test_an_own_raise_counts_only_for_the_frame_that_raised() -> None:
+    site = f"{SITE}/torch/nn/modules/module.py"
+    raised = ErrorEvent(
+        "python",
+        "AttributeError",
+        "'A' object has no attribute 'foo'",
+        location=Frame(site, 1729, function="__getattr__", code='raise AttributeError(f"…")'),
+    )
+    assert owner(raised) == ("raising frame's own raise", "torch")
+    assert is_elsewhere(raised, "python/cpython", lambda: "Objects/object.c") == (
+        "raising frame's own raise is torch's, not python/cpython's"
+    )
+    # A `raise` in Python code of a wording also raised in Python (a copy): the frame ranks its own first, no more.
+    assert (
+        is_elsewhere(raised, "python/cpython", lambda: "Lib/pickle.py")
+        == "raising frame is torch's, not python/cpython's"
+    )
+    # The interpreter raising from a library's line (an attribute read on None inside torch): CPython's error.
+    looked_up = raised._replace(location=Frame(site, 10, function="forward", code="return x.shape"))
+    assert owner(looked_up) == ("raising frame", "torch")
+    assert is_elsewhere(looked_up, "python/cpython", lambda: "Objects/object.c") is None
+    # A bare `raise` re-raises what another raised.
+    reraised = raised._replace(location=Frame(site, 10, function="load", code="raise"))
+    assert is_elsewhere(reraised, "python/cpython", lambda: "Objects/object.c") is None
+    # `__getattr__` ends in an AttributeError of its own; another class from it may come from anything it called.
+    hooked = raised._replace(location=Frame(site, 10, function="__getattr__", code='"{!r}".format(__name__, attr))'))
+    assert owner(hooked) == ("raising frame's own raise", "torch")
+    handed_on = hooked._replace(location=Frame(site, 10, function="__getattr__", code="return getattr(self.obj, name)"))
+    assert owner(handed_on) == ("raising frame", "torch")
+    keyed = hooked._replace(error_type="KeyError", message="'x'")
+    assert owner(keyed) == ("raising frame", "torch")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "cargo2junit-assert-eq-2023.txt",  # assert_eq! of Rust before 1.73
+        "cargo2junit-assert-eq-2025.txt",  # and after it
+        "cargo-atcoder-assert-checkout-2020.txt",  # a git dependency's checkout
+    ],
+)
+def test_a_crates_bare_assertion_is_still_stds_assert_record(name: str) -> None:
+    """std's assertion records are for any code's assert_eq!: a crate's, printing only its values, too."""
+    (finding,) = findings(name)
+    assert finding.best is not None and finding.best.record.slug == "assertion-left-right-failed-left-3-right-2"
+
+
+def test_a_crates_own_message_in_stds_assertion_is_the_crates_error() -> None:
+    """`assert_eq!(a, b, "ShaderModule[0] is no longer alive")` in wgpu-core: what failed is the crate's own
+    message; std's assertion records explain only the form around it, no exact match (in both of std's layouts)."""
+    checkout = Frame("/Users/me/.cargo/git/checkouts/wgpu-53e70f8674b08dd4/988990c/wgpu-core/src/hub.rs", 169, 9)
+    old = ErrorEvent(
+        "rust",
+        "panic",
+        "assertion failed: `(left == right)`\n  left: `0`,\n right: `1`: ShaderModule[0] is no longer alive",
+        location=checkout,
+    )
+    new = old._replace(
+        message="assertion `left == right` failed: ShaderModule[0] is no longer alive\n  left: 0\n right: 1"
+    )
+    for event in (old, new):
+        assert MATCHER.match(event).matches == ()
+        near = MATCHER.match(event).near
+        assert near and all("wgpu-core's, its own message in rust-lang/rust's assertion" in c.reasons[-1] for c in near)
+        # The same assertion in the user's own code is std's record's.
+        assert (
+            best_slug(event._replace(location=Frame("src/main.rs", 3, 5)))
+            == "assertion-left-right-failed-left-3-right-2"
+        )
+
+
+@pytest.mark.parametrize("name", ["ruffle-gc-arena-borrowmut-2020.txt", "cargo-update-borrowmut-2024.txt"])
+def test_std_raising_for_a_crate_is_still_stds_error(name: str) -> None:
+    """RefCell's `already borrowed` located in gc-arena (std's #[track_caller] names the crate's line) or in the
+    user's code is std's message: its record explains it."""
+    (finding,) = findings(name)
+    assert finding.best is not None and finding.best.record.slug == "already-borrowed-borrowmuterror"
+    assert finding.best.score == 100
+
+
+REGISTRY = "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f"
+
+
+def test_a_crates_own_words_around_a_std_message_are_the_crates_message() -> None:
+    """An `expect("Service state is already borrowed")` on try_borrow_mut prints std's words at the end of the
+    crate's own sentence: not std's panic. After a label's colon or a quote, std's message still opens it, and a
+    value std formats (`ParseIntError { … }`) is what the crate's message carries wherever it stands."""
+    place = Frame(f"{REGISTRY}/cubecl-common-0.10.0/src/device/handle/channel.rs", 361, 18)
+    own = ErrorEvent("rust", "panic", "Service state is already borrowed: BorrowMutError", location=place)
+    assert is_elsewhere(own, "rust-lang/rust", lambda: None, lambda: ["already borrowed: {:?}"]) == (
+        "panic location is cubecl-common's, its own words around rust-lang/rust's"
+    )
+    assert best_slug(own) is None
+    labelled = own._replace(message="Service state: already borrowed: BorrowMutError")
+    assert is_elsewhere(labelled, "rust-lang/rust", lambda: None, lambda: ["already borrowed: {:?}"]) is None
+    carried = own._replace(message="bad config value ParseIntError { kind: InvalidDigit }")
+    assert (
+        is_elsewhere(carried, "rust-lang/rust", lambda: None, lambda: ["ParseIntError {{ kind: InvalidDigit }}"])
+        is None
+    )
+    users = own._replace(location=Frame("src/main.rs", 3, 5))
+    assert is_elsewhere(users, "rust-lang/rust", lambda: None, lambda: ["already borrowed: {:?}"]) is None
+    # Only std's records are weighed so: a crate's own record of its message is its own.
+    assert is_elsewhere(own, "tracel-ai/cubecl", lambda: None, lambda: ["already borrowed: {:?}"]) is None
+
+
+def test_another_librarys_class_with_a_librarys_words_is_not_that_librarys_error() -> None:
+    """huggingface_hub re-raises requests' `500 Server Error: … for url: …` as its HfHubHTTPError: requests'
+    HTTPError record is a near candidate, no match (before the rule it matched at 85); requests' own class with
+    the same words is still its record's."""
+    (hub,) = findings("parler-tts-hfhub-500-2024.txt")
+    assert hub.best is None
+    assert [c.record.repo for c in hub.near][:1] == ["psf/requests"]
+    assert "is another library's than requests.exceptions.HTTPError" in hub.near[0].reasons[-1]
+    (own,) = findings("scholarcopilot-requests-500-2025.txt")
+    assert own.best is not None and own.best.record.repo == "psf/requests" and own.best.score == 100
+    bare = ErrorEvent("python", "HfHubHTTPError", "500 Server Error: Internal Server Error for url: https://hf.co")
+    assert MATCHER.match(bare).matches == ()
+
+
+@pytest.mark.parametrize(
+    ("printed", "record_class", "other"),
+    [
+        ("HfHubHTTPError", "requests.exceptions.HTTPError", True),
+        ("huggingface_hub.utils._errors.HfHubHTTPError", "requests.exceptions.HTTPError", True),
+        ("HTTPError", "requests.exceptions.HTTPError", False),  # IPython prints the name alone
+        ("requests.exceptions.ConnectTimeout", "requests.exceptions.ConnectionError", False),  # its own subclass
+        ("ValueError", "requests.exceptions.HTTPError", False),  # a built-in: the class mismatch weighs it
+        ("MyError", "ValueError", False),  # a built-in's record: anyone's subclass
+        ("MyError", "json.decoder.JSONDecodeError", False),  # the standard library's
+    ],
+)
+def test_which_printed_class_is_another_librarys(printed: str, record_class: str, other: bool) -> None:
+    assert (another_librarys_class(printed, record_class) is not None) is other
+
+
+def test_a_hook_handing_the_lookup_to_the_interpreter_is_the_interpreters_error() -> None:
+    """torch 0.2's Variable.__getattr__ ended in `object.__getattribute__(self, name)`: CPython's own lookup raised
+    the AttributeError from that frame, and CPython's record explains it."""
+    (finding,) = findings("torch-variable-getattribute-2017.txt")
+    assert finding.best is not None and finding.best.record.repo == "python/cpython"
+    assert finding.best.method == "regex" and finding.best.score == 100
