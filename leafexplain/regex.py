@@ -87,7 +87,7 @@ def keep_codes_in(folder: str) -> None:
     version = "-".join(map(str, sys.version_info[:3]))
     _store = f"{folder}/regex-{version}-{_engine().MAGIC}.marshal"  # type: ignore[attr-defined]
     try:
-        data = read_regular(_store, MAX_FILE_BYTES)
+        data = read_regular(_store, MAX_FILE_BYTES, follow=False)  # never through a symlink, as the index
     except (OSError, ValueError):  # none yet, or unreadable: this run's patterns make one
         return
     body = data[len(_MAGIC) + 4 :]
