@@ -1,0 +1,2 @@
+headers = {}
+'Content-Type': 'application/json'

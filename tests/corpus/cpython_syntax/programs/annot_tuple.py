@@ -1,0 +1,2 @@
+lo, hi: float = 0.0, 1.0
+print(lo, hi)

@@ -1,0 +1,3 @@
+name = 'x'
+if name.lower() = 'x':
+    print('match')

@@ -1,0 +1,2 @@
+import os
+os.getenv('HOME') = '/tmp'

@@ -1,0 +1,7 @@
+import asyncio
+
+async def gen():
+    yield 1
+
+async for x in gen():
+    print(x)

@@ -1,0 +1,5 @@
+import asyncio
+
+def run():
+    async with asyncio.Semaphore(2):
+        print('in')

@@ -1,0 +1,5 @@
+import asyncio
+
+def handler(event):
+    await asyncio.sleep(0)
+    return event

@@ -1,0 +1,3 @@
+import asyncio
+result = await asyncio.sleep(0, 'ok')
+print(result)

@@ -1,0 +1,1 @@
+COLOR = 0x00FFGG

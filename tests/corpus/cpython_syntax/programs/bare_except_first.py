@@ -1,0 +1,6 @@
+try:
+    open('missing.txt')
+except:
+    print('failed')
+except FileNotFoundError:
+    print('not found')

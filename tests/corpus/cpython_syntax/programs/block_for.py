@@ -1,0 +1,2 @@
+for path in ['a', 'b']:
+print(path)

@@ -1,0 +1,3 @@
+def should_stop(loss):
+    if loss < 0.01:
+        break

@@ -1,0 +1,2 @@
+words = ['a', 'bb']
+lengths = [w, len(w) for w in words]

@@ -1,0 +1,4 @@
+lines = ['a', '']
+line = lines[1]
+if not line:
+    continue

@@ -1,0 +1,1 @@
+learning_rate = 1e-3x

@@ -1,0 +1,2 @@
+def train(model, epochs=10, optimizer):
+    return model, epochs, optimizer

@@ -1,0 +1,2 @@
+users = {'bob': 1}
+del users.pop('bob')

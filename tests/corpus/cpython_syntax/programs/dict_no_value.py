@@ -1,0 +1,1 @@
+payload = {'user': 'ana', 'id': , 'active': True}

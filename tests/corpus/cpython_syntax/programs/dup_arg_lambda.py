@@ -1,0 +1,1 @@
+area = lambda w, w: w * w

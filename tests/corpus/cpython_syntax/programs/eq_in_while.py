@@ -1,0 +1,3 @@
+queue = [1, 2]
+while item = queue.pop():
+    print(item)

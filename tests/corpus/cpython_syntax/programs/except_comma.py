@@ -1,0 +1,5 @@
+import json
+try:
+    json.loads('{')
+except json.JSONDecodeError, ValueError:
+    print('bad json')

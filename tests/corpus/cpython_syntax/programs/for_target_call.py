@@ -1,0 +1,3 @@
+records = [('a', 1)]
+for key, str(value) in records:
+    print(key, value)

@@ -1,0 +1,2 @@
+cols = ['id', 'name']
+print(f"header: {'\t'.join(cols)}")

@@ -1,0 +1,2 @@
+size = 1024
+print(f'{size!x} bytes')

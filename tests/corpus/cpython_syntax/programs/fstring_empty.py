@@ -1,0 +1,2 @@
+epoch = 3
+print(f'epoch {} done')

@@ -1,0 +1,2 @@
+user = 'ana'
+print(f'{{"user": "{user}"}')

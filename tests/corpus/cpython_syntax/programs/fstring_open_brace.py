@@ -1,0 +1,2 @@
+rate = 0.25
+print(f'rate is {rate:.1%')

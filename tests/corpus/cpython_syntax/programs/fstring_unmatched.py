@@ -1,0 +1,2 @@
+data = [1, 2]
+print(f'{data[0]]}')

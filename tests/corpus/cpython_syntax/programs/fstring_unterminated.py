@@ -1,0 +1,2 @@
+names = ['x']
+print(f"{', '.join(names) + '!}")

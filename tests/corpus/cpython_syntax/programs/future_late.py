@@ -1,0 +1,3 @@
+"""Utilities."""
+import sys
+from __future__ import annotations

@@ -1,0 +1,5 @@
+best = None
+
+def update(score):
+    best = score
+    global best

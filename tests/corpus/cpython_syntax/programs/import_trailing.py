@@ -1,0 +1,2 @@
+from collections import Counter, defaultdict,
+print(Counter('aab'))

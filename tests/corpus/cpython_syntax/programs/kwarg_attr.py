@@ -1,0 +1,5 @@
+class Cfg:
+    lr = 0.1
+
+cfg = Cfg()
+print(dict(cfg.lr=0.2))

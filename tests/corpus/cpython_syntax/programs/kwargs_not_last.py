@@ -1,0 +1,2 @@
+def log_event(name, **fields, level='info'):
+    print(level, name, fields)

@@ -1,0 +1,2 @@
+import os
+os.chmod('run.sh', 0755)

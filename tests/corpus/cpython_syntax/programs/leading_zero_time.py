@@ -1,0 +1,3 @@
+import datetime
+alarm = datetime.time(07, 30)
+print(alarm)

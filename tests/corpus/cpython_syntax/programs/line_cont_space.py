@@ -1,0 +1,2 @@
+total = 1 + \ 2
+print(total)

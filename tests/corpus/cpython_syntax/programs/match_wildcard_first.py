@@ -1,0 +1,6 @@
+cmd = 'quit'
+match cmd.split():
+    case _:
+        print('unknown')
+    case ['quit']:
+        print('bye')

@@ -1,0 +1,6 @@
+settings = {
+    'paths': [
+        'a',
+        'b',
+    },
+}

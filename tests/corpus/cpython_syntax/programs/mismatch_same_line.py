@@ -1,0 +1,2 @@
+values = [1, 2]
+print(sum(values]))

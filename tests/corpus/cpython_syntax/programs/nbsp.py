@@ -1,0 +1,2 @@
+def area(r):
+    return 3.14 * r * r

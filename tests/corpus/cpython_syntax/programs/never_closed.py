@@ -1,0 +1,3 @@
+result = max(
+    [3, 1, 2],
+    key=abs

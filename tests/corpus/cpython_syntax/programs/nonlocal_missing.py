@@ -1,0 +1,5 @@
+def outer():
+    def inner():
+        nonlocal hits
+        hits += 1
+    return inner

@@ -1,0 +1,2 @@
+nonlocal total
+total = 1

@@ -1,0 +1,4 @@
+verbose = False
+
+def configure(verbose):
+    global verbose

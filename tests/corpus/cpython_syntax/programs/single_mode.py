@@ -1,0 +1,2 @@
+snippet = 'import math\nprint(math.pi)\n'
+exec(compile(snippet, '<repl>', 'single'))

@@ -1,0 +1,2 @@
+row = [1, 2]
+first = *row

@@ -1,0 +1,3 @@
+def setup():
+    from os.path import *
+    return join('a', 'b')

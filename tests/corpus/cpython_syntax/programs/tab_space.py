@@ -1,0 +1,3 @@
+def g():
+    a = 1
+	return a

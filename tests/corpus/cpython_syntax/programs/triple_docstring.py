@@ -1,0 +1,5 @@
+def parse(text):
+    '''Split text into tokens.
+    return text.split()
+
+print(parse('a b'))

@@ -1,0 +1,6 @@
+QUERY = """
+SELECT id, name
+FROM users
+WHERE active = 1
+
+print(QUERY)

@@ -1,0 +1,4 @@
+def load(path):
+    try:
+        return open(path).read()
+    return None

@@ -1,0 +1,2 @@
+def concat(*parts, *more, sep=''):
+    return sep.join(parts)

@@ -1,0 +1,1 @@
+path = 'C:\Users\me\notes.txt'

@@ -1,0 +1,3 @@
+counts = {}
+if (counts['a'] := 1) > 0:
+    print(counts)

@@ -1,0 +1,2 @@
+import os
+print(os.path.exists(C:\Users\me\data.csv))

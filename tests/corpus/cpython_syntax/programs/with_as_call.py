@@ -1,0 +1,2 @@
+with open(__file__) as handle():
+    pass

@@ -1,0 +1,2 @@
+async def relay(source):
+    yield from source

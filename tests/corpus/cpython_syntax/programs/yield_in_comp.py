@@ -1,0 +1,2 @@
+def pairs(xs):
+    return [(yield (x, x)) for x in xs]
