@@ -6,8 +6,8 @@ Usage: python tools/make_corpus.py [--only SUBSTRING]
 Every file under tests/corpus/outputs/ comes from here. Most are a real program's combined
 stdout and stderr. A few are derived from a real output by a stated transformation (the
 panic formats of older Rust releases, CI log prefixes, colour codes and CRLF line ends), since
-this machine has only one Rust toolchain; burn records get their exact panic text laid into
-each panic format, since burn itself cannot be built without the crates registry.
+this machine has only one Rust toolchain; burn records (and wgpu's, cubecl's and ndarray's) get their
+exact panic text laid into each panic format, since those crates cannot be built without the crates registry.
 """
 
 from __future__ import annotations
@@ -446,18 +446,57 @@ def derived(real: dict[str, str]) -> dict[str, str]:
     }
 
 
+# The crates laid out like burn's (crates.io cannot be reached here either): the release burn 0.20.1's Cargo.lock
+# has, where each record's file sits in cargo's registry, and the panic's place. A wgpu validation error panics
+# in wgpu's own error handler (`wgpu error: …`) or fatal-error path (`Error in …`), not at the error's literal.
+WGPU_VERSION, CUBECL_VERSION, NDARRAY_VERSION = "22.1.0", "0.9.0", "0.17.2"  # wgpu: the records' release
+
+
+def _wgpu_where(record: dict) -> str:
+    handler = f"{REGISTRY}/wgpu-{WGPU_VERSION}/src/backend/wgpu_core.rs"
+    if record["errorMessage"].startswith("wgpu error: "):
+        return f"{handler}:3411:5"
+    if record["errorMessage"].startswith("Error in "):
+        return f"{handler}:317:9"
+    if record["filePath"].startswith("examples/"):  # the examples' `.expect(…)`, copied into the user's main.rs
+        return "src/main.rs:24:10"
+    crate, rest = record["filePath"].split("/", 1)
+    return f"{REGISTRY}/{crate}-{WGPU_VERSION}/{rest}:{record['lineNumber']}:9"
+
+
+def _crate_where(version: str, crates_dir: bool, name: str = "") -> Callable[[dict], str]:
+    def where(record: dict) -> str:
+        path = record["filePath"] or "src/lib.rs"
+        if crates_dir:
+            path = re.sub(r"^crates/([^/]+)/", rf"{REGISTRY}/\1-{version}/", path)
+        else:
+            path = f"{REGISTRY}/{name}-{version}/{path}"
+        return f"{path}:{record['lineNumber'] or 1}:9"
+
+    return where
+
+
+LAID_OUT = {  # records folder -> (the outputs' folder, the panic's place)
+    "tracel-ai/burn": ("burn", _crate_where(BURN_VERSION, crates_dir=True)),
+    "gfx-rs/wgpu": ("wgpu", _wgpu_where),
+    "tracel-ai/cubecl": ("cubecl", _crate_where(CUBECL_VERSION, crates_dir=True)),
+    "rust-ndarray/ndarray": ("ndarray", _crate_where(NDARRAY_VERSION, crates_dir=False, name="ndarray")),
+}
+
+
 def burn_outputs() -> dict[str, str]:
-    """Each burn record's message in the three panic header formats, from its crate's path."""
+    """Each burn (and wgpu, cubecl, ndarray) record's message in the three panic header formats, at its place."""
     out: dict[str, str] = {}
-    for path in sorted((ROOT / "records" / "tracel-ai" / "burn").glob("*.json")):
-        record = json.loads(path.read_text())["record"]
-        crate_path = re.sub(r"^crates/([^/]+)/", rf"{REGISTRY}/\1-{BURN_VERSION}/", record["filePath"] or "src/lib.rs")
-        where = f"{crate_path}:{record['lineNumber'] or 1}:9"
-        message = record["errorMessage"]
-        note = "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
-        out[f"records/burn/{record['slug']}.new.txt"] = f"thread 'main' (4242) panicked at {where}:\n{message}\n{note}"
-        out[f"records/burn/{record['slug']}.mid.txt"] = f"thread 'main' panicked at {where}:\n{message}\n{note}"
-        out[f"records/burn/{record['slug']}.old.txt"] = f"thread 'main' panicked at '{message}', {where}\n{note}"
+    for repo, (folder, where_of) in LAID_OUT.items():
+        for path in sorted((ROOT / "records" / repo).glob("*.json")):
+            record = json.loads(path.read_text())["record"]
+            where = where_of(record)
+            message = record["errorMessage"]
+            note = "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+            name = f"records/{folder}/{record['slug']}"
+            out[f"{name}.new.txt"] = f"thread 'main' (4242) panicked at {where}:\n{message}\n{note}"
+            out[f"{name}.mid.txt"] = f"thread 'main' panicked at {where}:\n{message}\n{note}"
+            out[f"{name}.old.txt"] = f"thread 'main' panicked at '{message}', {where}\n{note}"
     return out
 
 

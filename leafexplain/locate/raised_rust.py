@@ -173,7 +173,8 @@ def known_layout(crate: str, version: str) -> tuple[str, str, str] | None:
     """(repository, tag, folder) of a version of the crates the project knows (each tag read in its repository):
     burn and cubecl tag `v{version}` and keep their crates in `crates/` (burn's were at the top before 0.13),
     serde tags `v{version}` with a folder per crate, serde_json at the top, tokio `{crate}-{version}`, wgpu
-    `v{version}` and its other crates `{crate}-v{version}`, each in its own folder."""
+    `v{version}` (`wgpu-v{version}` before 22) and its other crates `{crate}-v{version}`, each in its own folder,
+    naga `naga-v{version}` (at the top before 0.14.1), ndarray `{version}` at the top."""
     if crate == "burn" or crate.startswith("burn-"):
         return "tracel-ai/burn", f"v{version}", f"{crate}/" if _release(version) < (0, 13) else f"crates/{crate}/"
     if crate == "cubecl" or crate.startswith("cubecl-"):
@@ -184,10 +185,14 @@ def known_layout(crate: str, version: str) -> tuple[str, str, str] | None:
         return "serde-rs/json", f"v{version}", ""
     if crate in ("tokio", "tokio-util", "tokio-macros", "tokio-stream", "tokio-test"):
         return "tokio-rs/tokio", f"{crate}-{version}", f"{crate}/"
-    if crate == "wgpu":
-        return "gfx-rs/wgpu", f"v{version}", "wgpu/"
+    if crate == "wgpu":  # wgpu's own tag was `wgpu-v{version}` up to 0.20 (wgpu-v0.20.1), `v{version}` from 22
+        return "gfx-rs/wgpu", f"v{version}" if _release(version) >= (22,) else f"wgpu-v{version}", "wgpu/"
     if crate in ("wgpu-core", "wgpu-hal", "wgpu-types"):
         return "gfx-rs/wgpu", f"{crate}-v{version}", f"{crate}/"
+    if crate == "naga":  # naga moved into the wgpu repository at 0.14.1 (naga-v0.14.0 has its src/ at the top)
+        return "gfx-rs/wgpu", f"naga-v{version}", "naga/" if _release(version) >= (0, 14, 1) else ""
+    if crate == "ndarray":
+        return "rust-ndarray/ndarray", version, ""
     return None
 
 

@@ -247,6 +247,10 @@ def test_a_paste_whose_crate_is_not_here_says_what_the_path_says(machine: Machin
         ("tokio-util", "0.7.11", "https://github.com/tokio-rs/tokio/blob/tokio-util-0.7.11/tokio-util/src/lib.rs#L7"),
         ("wgpu", "22.1.0", "https://github.com/gfx-rs/wgpu/blob/v22.1.0/wgpu/src/lib.rs#L7"),
         ("wgpu-core", "0.19.0", "https://github.com/gfx-rs/wgpu/blob/wgpu-core-v0.19.0/wgpu-core/src/lib.rs#L7"),
+        ("wgpu", "0.19.3", "https://github.com/gfx-rs/wgpu/blob/wgpu-v0.19.3/wgpu/src/lib.rs#L7"),
+        ("naga", "22.1.0", "https://github.com/gfx-rs/wgpu/blob/naga-v22.1.0/naga/src/lib.rs#L7"),
+        ("naga", "0.14.0", "https://github.com/gfx-rs/wgpu/blob/naga-v0.14.0/src/lib.rs#L7"),
+        ("ndarray", "0.17.2", "https://github.com/rust-ndarray/ndarray/blob/0.17.2/src/lib.rs#L7"),
     ],
 )
 def test_the_known_crates_link_their_tag_and_folder(machine: Machine, crate: str, version: str, url: str) -> None:
