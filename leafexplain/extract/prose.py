@@ -1,0 +1,101 @@
+"""Find an exception line written inside a sentence, or standing alone without its traceback.
+
+People paste the exception line into their own words more often than on a line of its own: ``I get this
+error KeyError: 'text' on tweets['python']``, ``运行时候提示ValueError: transformers.__spec__ is None``,
+``遇到了这个问题：TypeError: unsupported Python data type: numpy.ndarray，请问如何解决``. The class and its
+message are read from where the class starts; the sentence around them is dropped: what comes before the
+class, and after an English message the first character of another script (the reporter's Chinese going on).
+
+Two lines read alone are exception lines too, though no traceback is around them: a class with a colon and
+nothing after it (IPython's `NotImplementedError: ` for an exception with no message, numpy's `ImportError: `
+whose message starts on the next line), and a library's class named in full, alone on its line
+(`requests.exceptions.ConnectionError`).
+
+Runs after every other extractor, on the lines none of them took: a traceback's or a log's own exception
+line is theirs.
+"""
+
+from __future__ import annotations
+
+from leafexplain.extract.python import exception_event
+from leafexplain.models import ErrorEvent
+from leafexplain.regex import lazy_regex
+
+# The class: not glued to a Latin word or a dotted name before it (a CJK character before it is prose, as
+# `提示ValueError` shows), `Error` or `Exception` ending its last part; then a colon, ASCII or full-width.
+INLINE = lazy_regex(
+    r"(?<![A-Za-z0-9_.])(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception))(?::(?!:) ?|：)"
+    r"(?P<message>\S.*)$"
+)
+# A class and its colon, nothing after: the message is empty, or on the lines below.
+EMPTY = lazy_regex(r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception)):\s*$")
+# A class named in full, with its module, alone on its line.
+QUALIFIED = lazy_regex(r"^\s*(?P<type>(?:[a-z_][a-z0-9_]*\.)+[A-Z][A-Za-z0-9_]*(?:Error|Exception))\s*$")
+MAX_LINE = 2000  # longer lines are a log's data, not a sentence
+MAX_MESSAGE_LINES = 20
+# Marks a sentence puts around a quoted error: dropped from the message's end.
+_TRAILING_MARKS = "*`_ "
+_CLOSING = {'"': '"', "“": "”", "「": "」", "『": "』", "(": ")", "（": "）"}
+
+
+def _other_script(char: str) -> bool:
+    """A CJK ideograph, kana, hangul or a full-width sign: the reporter's words going on after an English message."""
+    code = ord(char)
+    return 0x2E80 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF or 0xFF00 <= code <= 0xFFEF or 0x3000 <= code <= 0x303F
+
+
+def _message(text: str, opener: str) -> str:
+    """The message out of the rest of the sentence: cut where another script starts after an English message, or
+    at the quote that closes the one opened before the class; the sentence's marks off its end."""
+    if text[:1].isascii():
+        cut = next((n for n, char in enumerate(text) if _other_script(char)), len(text))
+        text = text[:cut]
+    closing = _CLOSING.get(opener)
+    if closing and closing in text:
+        text = text[: text.rindex(closing)]
+    return text.rstrip().rstrip(_TRAILING_MARKS).rstrip()
+
+
+def _lines_after(lines: list[str], claimed: list[bool], i: int) -> list[str]:
+    """The lines that carry an empty exception line's message (numpy's `ImportError: ` then its text): up to a
+    blank line, none of them claimed nor an indented frame."""
+    out: list[str] = []
+    while i < len(lines) and len(out) < MAX_MESSAGE_LINES and not claimed[i] and lines[i].strip():
+        if lines[i][:1].isspace():
+            break
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
+    events: list[ErrorEvent] = []
+    for i, line in enumerate(lines):
+        if claimed[i] or len(line) > MAX_LINE or not ("Error" in line or "Exception" in line):
+            continue
+        if ":" not in line and "：" not in line:
+            alone = QUALIFIED.match(line) if "." in line else None
+            if alone:
+                claimed[i] = True
+                events.append(exception_event(alone.group("type"), [""], [], i, None, "python-prose"))
+            continue
+        empty = EMPTY.match(line)
+        if empty:
+            more = _lines_after(lines, claimed, i + 1)
+            for k in range(i, i + 1 + len(more)):
+                claimed[k] = True
+            events.append(exception_event(empty.group("type"), ["", *more], [], i, None, "python-prose"))
+            continue
+        found = INLINE.search(line)
+        # At the line's start it is the bare extractor's, which left it for a reason; but for a full-width colon
+        # (`AttributeError：模块“torch”没有属性“Tensor”`, a Chinese translation of the message), which it does not read.
+        if found is None:
+            continue
+        if not line[: found.start()].strip() and "：" not in line[found.end("type") : found.start("message")]:
+            continue
+        message = _message(found.group("message"), line[found.start() - 1])
+        if not message:
+            continue
+        claimed[i] = True
+        events.append(exception_event(found.group("type"), [message], [], i, None, "python-prose"))
+    return events
