@@ -38,6 +38,11 @@ _TRAILING_MARKS = "*`_ "
 _CLOSING = {'"': '"', "“": "”", "「": "」", "『": "』", "(": ")", "（": "）"}
 
 
+# Words before a class that say the sentence is about code, not an error that happened: a docstring's `:raises
+# ValueError: if ...`, a JavaScript console's `Uncaught RuntimeError: unreachable` (a wasm trap, not Python's).
+_NOT_RAISED = ("raise", "raises", "Raises", "raised", "except", "Uncaught", "(in promise)")
+
+
 def _other_script(char: str) -> bool:
     """A CJK ideograph, kana, hangul or a full-width sign: the reporter's words going on after an English message."""
     code = ord(char)
@@ -87,11 +92,19 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
             events.append(exception_event(empty.group("type"), ["", *more], [], i, None, "python-prose"))
             continue
         found = INLINE.search(line)
-        # At the line's start it is the bare extractor's, which left it for a reason; but for a full-width colon
-        # (`AttributeError：模块“torch”没有属性“Tensor”`, a Chinese translation of the message), which it does not read.
         if found is None:
             continue
-        if not line[: found.start()].strip() and "：" not in line[found.end("type") : found.start("message")]:
+        full_width = "：" in line[found.end("type") : found.start("message")]
+        before = line[: found.start()]
+        # At the line's start it is the bare extractor's, which left it for a reason; but not for a full-width colon
+        # (`AttributeError：模块“torch”没有属性“Tensor”`, the message translated), which it does not read. Python
+        # prints an English message after its ASCII colon: Chinese after it is a sentence going on (`TabError:代码…`).
+        in_sentence = bool(before.strip())
+        if not (in_sentence or full_width) or (
+            not found.group("message")[:1].isascii() and (in_sentence or not full_width)
+        ):
+            continue
+        if before.rstrip(" `*").endswith(_NOT_RAISED):
             continue
         message = _message(found.group("message"), line[found.start() - 1])
         if not message:

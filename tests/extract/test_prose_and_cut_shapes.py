@@ -127,6 +127,15 @@ def test_sentences_that_only_name_an_exception_are_no_error() -> None:
     assert no_events("Errors: 0, Warnings: 2\n")
     assert no_events("myValueError: not a class of anyone's\n")
     assert no_events("Error: 0 files\n")
+    # https://github.com/QingdaoU/OnlineJudge/issues/353: classes listed in a sentence, Chinese after the colon
+    assert no_events(
+        "目前Python 常见报错类型，如TypeError，AttributeError，NameError，KeyError，IndexError，IndentationError，"
+        "TabError:代码提交后都是显示成Runtime error，且没有更多信息。\n"
+    )
+    # https://github.com/DLR-RM/RAFCON/issues/819: a docstring's field
+    assert no_events(':param int value: foobar\n:raises exceptions.ValueError: if something is wrong\n"""\n')
+    # https://github.com/elliegoldstein/quicksilver/issues/443: a wasm trap in a JavaScript console, not Python's
+    assert no_events("rustydowndown.js:474 Uncaught RuntimeError: unreachable\n")
 
 
 # A Jupyter traceback cut before its last line
