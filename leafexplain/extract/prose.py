@@ -11,12 +11,16 @@ nothing after it (IPython's `NotImplementedError: ` for an exception with no mes
 whose message starts on the next line), and a library's class named in full, alone on its line
 (`requests.exceptions.ConnectionError`).
 
+An OSError's text re-printed without its class (`An error occurred: [Errno 104] Connection reset by peer`) is that
+OSError: `[Errno N] text` is how OSError prints itself, and N gives the class CPython makes of it.
+
 Runs after every other extractor, on the lines none of them took: a traceback's or a log's own exception
 line is theirs.
 """
 
 from __future__ import annotations
 
+from leafexplain.extract.oserror import LINUX_STRERROR, OS_ERRNO, OS_ERROR_CLASSES, WINDOWS_ERRNO
 from leafexplain.extract.python import exception_event
 from leafexplain.models import ErrorEvent
 from leafexplain.regex import lazy_regex
@@ -73,42 +77,78 @@ def _lines_after(lines: list[str], claimed: list[bool], i: int) -> list[str]:
     return out
 
 
+def _os_error(line: str, i: int) -> ErrorEvent | None:
+    """An OSError's text re-printed without its class (`An error occurred: [Errno 104] Connection reset by peer`,
+    `Error in AVDC_Main: [WinError 5] 拒绝访问。: '…'`): `[Errno N] text` is how OSError prints itself, and N gives the
+    class CPython makes of it (errno 104 a ConnectionResetError; Windows' code by the errno it stands for)."""
+    at = min((n for n in (line.find("[Errno "), line.lower().find("[winerror ")) if n >= 0), default=-1)
+    found = OS_ERRNO.match(line[at:]) if at >= 0 else None
+    if found is None:
+        return None
+    errno, text, windows = int(found.group("errno")), found.group("text"), found.group("system").lower() == "winerror"
+    if windows:
+        errno = WINDOWS_ERRNO.get(errno, 0)
+    # The system's words after the code, not a sentence's (`see [Errno 2] in the docs`): Linux's English for that
+    # errno, Windows' English sentence, or the text of another language.
+    if text.isascii() and not (text.startswith(LINUX_STRERROR.get(errno, "\0")) or (windows and text[:1].isupper())):
+        return None
+    error_type = next((name for name, number in OS_ERROR_CLASSES.items() if number == errno), "OSError")
+    # The text is the system's, in its language: kept whole, up to the quote that closes one opened before it.
+    message, closing = line[at:].rstrip(), {**_CLOSING, "'": "'", "`": "`"}.get(line[at - 1 : at])
+    if closing and closing in message:
+        message = message[: message.rindex(closing)]
+    message = message.rstrip(_TRAILING_MARKS)
+    return exception_event(error_type, [message], [], i, None, "python-prose") if message else None
+
+
 def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
     for i, line in enumerate(lines):
-        if claimed[i] or len(line) > MAX_LINE or not ("Error" in line or "Exception" in line):
+        if claimed[i] or len(line) > MAX_LINE:
             continue
-        if ":" not in line and "：" not in line:
-            alone = QUALIFIED.match(line) if "." in line else None
-            if alone:
-                claimed[i] = True
-                events.append(exception_event(alone.group("type"), [""], [], i, None, "python-prose"))
-            continue
-        empty = EMPTY.match(line)
-        if empty:
-            more = _lines_after(lines, claimed, i + 1)
-            for k in range(i, i + 1 + len(more)):
-                claimed[k] = True
-            events.append(exception_event(empty.group("type"), ["", *more], [], i, None, "python-prose"))
-            continue
-        found = INLINE.search(line)
-        if found is None:
-            continue
-        full_width = "：" in line[found.end("type") : found.start("message")]
-        before = line[: found.start()]
-        # At the line's start it is the bare extractor's, which left it for a reason; but not for a full-width colon
-        # (`AttributeError：模块“torch”没有属性“Tensor”`, the message translated), which it does not read. Python
-        # prints an English message after its ASCII colon: Chinese after it is a sentence going on (`TabError:代码…`).
-        in_sentence = bool(before.strip())
-        if not (in_sentence or full_width) or (
-            not found.group("message")[:1].isascii() and (in_sentence or not full_width)
-        ):
-            continue
-        if before.rstrip(" `*").endswith(_NOT_RAISED):
-            continue
-        message = _message(found.group("message"), line[found.start() - 1])
-        if not message:
-            continue
-        claimed[i] = True
-        events.append(exception_event(found.group("type"), [message], [], i, None, "python-prose"))
+        event = _exception_in(lines, claimed, i) if "Error" in line or "Exception" in line else None
+        # (Not a retry's warning, `Retrying (Retry(total=4…)) after connection broken by …[Errno 111]…`: it goes on.)
+        os_text = "[Errno " in line or "[WinError " in line or "[winerror " in line
+        if event is None and os_text and "Retry" not in line:
+            event = _os_error(line, i)
+            claimed[i] = event is not None
+        if event is not None:
+            events.append(event)
     return events
+
+
+def _exception_in(lines: list[str], claimed: list[bool], i: int) -> ErrorEvent | None:
+    """The exception line in lines[i], in a sentence or alone (the lines it used claimed), or None."""
+    line = lines[i]
+    if ":" not in line and "：" not in line:
+        alone = QUALIFIED.match(line) if "." in line else None
+        if alone:
+            claimed[i] = True
+            return exception_event(alone.group("type"), [""], [], i, None, "python-prose")
+        return None
+    empty = EMPTY.match(line)
+    if empty:
+        more = _lines_after(lines, claimed, i + 1)
+        for k in range(i, i + 1 + len(more)):
+            claimed[k] = True
+        return exception_event(empty.group("type"), ["", *more], [], i, None, "python-prose")
+    found = INLINE.search(line)
+    if found is None:
+        return None
+    full_width = "：" in line[found.end("type") : found.start("message")]
+    before = line[: found.start()]
+    # At the line's start it is the bare extractor's, which left it for a reason; but not for a full-width colon
+    # (`AttributeError：模块“torch”没有属性“Tensor”`, the message translated), which it does not read. Python
+    # prints an English message after its ASCII colon: Chinese after it is a sentence going on (`TabError:代码…`).
+    in_sentence = bool(before.strip())
+    if not (in_sentence or full_width) or (
+        not found.group("message")[:1].isascii() and (in_sentence or not full_width)
+    ):
+        return None
+    if before.rstrip(" `*").endswith(_NOT_RAISED):
+        return None
+    message = _message(found.group("message"), line[found.start() - 1])
+    if not message:
+        return None
+    claimed[i] = True
+    return exception_event(found.group("type"), [message], [], i, None, "python-prose")

@@ -255,3 +255,33 @@ def test_a_panic_s_place_and_message_joined_on_one_line() -> None:
     assert (event.location.file, event.location.line) == ("burn\\burn-compute\\src\\compute.rs", 77)
     # Prose about a panic names no place in that form.
     assert no_events("it panicked at startup: the window never opened\n")
+
+
+# An OSError's text re-printed without its class
+
+
+def test_an_os_error_s_text_without_its_class_is_the_class_its_errno_makes() -> None:
+    # https://github.com/Appsynergy-io/CVE-2023-44487/issues/2
+    [event] = extract_events("An error occurred: [Errno 104] Connection reset by peer\n" * 4)
+    assert (event.error_type, event.message, event.count) == (
+        "ConnectionResetError",
+        "[Errno 104] Connection reset by peer",
+        4,
+    )
+    # https://github.com/mvdctop/Movie_Data_Capture/issues/105: Windows' code, its text in Chinese
+    event = one("Error in AVDC_Main: [WinError 5] 拒绝访问。: 'xxx/Backdrop.jpg'\n")
+    assert (event.error_type, event.message) == ("PermissionError", "[Errno 13] Permission denied: 'xxx/Backdrop.jpg'")
+    # https://github.com/InternLM/xtuner/issues/950: re-logged in quotes by an application's logger
+    event = one(
+        "10/16 17:09:29 - mmengine - WARNING - WARNING: command error: '[WinError 2] 系统找不到指定的文件。'!\n"
+    )
+    assert (event.error_type, event.message) == ("FileNotFoundError", "[Errno 2] No such file or directory")
+
+
+def test_an_errno_named_in_a_sentence_or_a_retry_is_no_error() -> None:
+    assert no_events("see [Errno 2] in the docs for what it means\n")
+    assert no_events(
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection "
+        "broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f>: Failed to "
+        "establish a new connection: [Errno 111] Connection refused')': /simple/torch/\n"
+    )
