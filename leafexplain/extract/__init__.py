@@ -33,6 +33,8 @@ EXTRACTORS: tuple[tuple[str, Extractor | tuple[str, str], tuple[str, ...] | froz
     ("fatal", ("fatal", "extract"), clues.FATAL),
     ("python-bare", python.extract_bare, None),
     ("absl-status", ("status", "extract"), clues.STATUS),
+    # last: an exception line inside a sentence, on a line no other extractor took
+    ("python-prose", ("prose", "extract"), clues.PROSE),
 )
 
 

@@ -101,3 +101,8 @@ STATUS = tuple(f"{code}: " for code in STATUS_CODES)
 # extract/rustc_json.py: a diagnostic of rustc's as JSON (its own `--error-format=json`, cargo's
 # `--message-format=json`), whole or cut short after its message.
 RUSTC_JSON = ('"$message_type":"diagnostic"', '"reason":"compiler-message"', '{"message":"')
+
+# extract/prose.py: an exception's class and its colon (ASCII or full-width), or a class alone at a line's end.
+# And an OSError's text without its class: `[Errno 104] ...`, Windows' `[WinError 5] ...` (`[winerror 2]` too).
+PROSE = tuple(f"{word}{mark}" for word in ("Error", "Exception") for mark in (":", "：", "\n"))
+PROSE += ("[Errno ", "[WinError ", "[winerror ")

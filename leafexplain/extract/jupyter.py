@@ -3,7 +3,8 @@
 IPython prints its own layout: the class and the header on one line, then for each frame a
 location line (`Cell In[3], line 5`, `File ~/x.py:706, in f(self)`, or before IPython 8
 `<ipython-input-3-...> in <module>`, `~/x.py in f(self)`), the code around it with the current
-line marked `---->`, and at the end the usual `Class: message`.
+line marked `---->`, and at the end the usual `Class: message`. A paste cut before that last line is the
+header's exception with no message.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ CELL = lazy_regex(
 )
 FILE_AT = lazy_regex(r"^File (?P<file>.+?):(?P<line>\d+)(?:, in (?P<function>.+?))?\s*$")
 OLD_LOCATION = lazy_regex(r"^(?P<file><ipython-input-[^>]*>|\S.*?\.py|<[^>]+>) in (?P<function>\S.*?)\s*$")
+LINK = lazy_regex(r"\[(?P<text>[^\[\]]*)\]\([^()\s]*\)")
 MARKED = lazy_regex(r"^-+> ?(?P<line>\d+)\s(?P<code>.*)$")
 CODE = lazy_regex(r"^\s+\d+\s")
 MAX_LINES = 2000
@@ -56,7 +58,11 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         message: list[str] | None = None
         while i < end:
             line = lines[i].rstrip()
+            if "](" in line:  # VS Code's notebook output: each line number a link (`[line 16](vscode-notebook-cell:…)`)
+                line = LINK.sub(r"\g<text>", line)
             text = line.strip()
+            if "raceback (most" in line and HEADER.match(line):
+                break  # the next exception's header: this one's last line was cut
             em = EXCEPTION_LINE.match(line) if line and not line[0].isspace() else None
             if em and short_class(em.group("type")) == short_class(error_type) and not _location(line):
                 message = [em.group("message") or ""]
@@ -74,8 +80,12 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                 frames.append(location)
             i += 1
         if message is None:
-            i = start + 1
-            continue
+            # The paste stops (or the next header starts) before the `Class: message` line: the header still
+            # says which exception was raised, and the frames where. Only a header with a frame after it is one.
+            if not frames:
+                i = start + 1
+                continue
+            message = [""]
         for k in range(start, i):
             claimed[k] = True
         events.append(

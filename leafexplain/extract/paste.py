@@ -3,6 +3,7 @@
 - A stack trace logged as one JSON string (`"exc":"Traceback (most recent call last):\\n  File ...`)
   is unfolded into its lines.
 - HTML entities from a scraped page or an issue's HTML (`can&#39;t`) become their characters.
+- rustc's error code as a page links it (`error[[E0308]](https://…)`) becomes the code as rustc printed it.
 - Markdown emphasis or code marks around an exception line (`**ImportError: ...**`) are dropped, and
   an exception quoted as inline code inside a sentence (``it fails with `KeyError: 'x'` ``) gets a
   line of its own.
@@ -29,9 +30,14 @@ _EXCEPTION_WORDS = ("Error", "Exception", "Warning", "Exit", "Interrupt")
 # Emphasis opened before an exception line and closed on a later line (`_KeyError: 'x'` ... `KeyError_`):
 # the opening mark goes; a single `_` only before a capital, as `_pickle.PicklingError` is a name.
 _OPEN_EMPHASIS = lazy_regex(
-    r"^(?P<indent>\s*)(?:\*\*|__|\*|_(?=[A-Z]))(?P<inner>[A-Za-z][\w.]*(?:Error|Exception|Warning|Exit|Interrupt)"
+    r"^(?P<indent>\s*)(?:\*\*|__|\*|_(?=[A-Z])|`(?!`))(?P<inner>[A-Za-z][\w.]*(?:Error|Exception|Warning|Exit|Interrupt)"
     r"(?::\s.*)?)(?P<rest>)$"
 )
+
+
+# rustc's code as a web page links it (the playground, docs.rs, an issue's rendered output copied as text):
+# `error[[E0308]](https://doc.rust-lang.org/error_codes/E0308.html): mismatched types`.
+_LINKED_CODE = lazy_regex(r"\[\[(?P<code>E\d{4})\]\]\([^()\s]*\)")
 
 
 def _unescape_json(text: str) -> str:
@@ -85,6 +91,8 @@ def unfold(lines: list[str]) -> tuple[list[str], list[int]]:
             out.extend(unfolded)
             origin.extend([number] * len(unfolded))
             continue
+        if "[[E" in line:
+            line = _LINKED_CODE.sub(r"[\g<code>]", line)
         if ("```" in line or "~~~" in line) and line.lstrip().startswith(("```", "~~~")) and _names_exception(line):
             line = _without_fences(line)
         if (

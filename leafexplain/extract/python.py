@@ -68,6 +68,7 @@ def _continuation(lines: list[str], i: int, strip: LineStripper) -> tuple[list[s
             or REPORT_LINE.match(line)
             or (": " in line and WARNING_LINE.match(line))  # `sys:1: RuntimeWarning: ...` printed at exit
             or another_program(line)
+            or (line.strip() and not line.strip(" `~"))  # the code mark that closes the paste (`` ` ``, ```` ``` ````)
         ):
             break
         if not line.strip():
@@ -98,6 +99,24 @@ def _chain_after(lines: list[str], i: int, strip: LineStripper) -> str | None:
     return None
 
 
+def _per_line_prefix(prefix: str) -> str:
+    """What stands before a traceback's header and so before each of its lines (a timestamp, `[rank0]:`), or ""
+    for a code mark that opens the paste only (`` `Traceback (most recent call last):``, ```` ```Traceback ````)."""
+    return "" if prefix.strip(" `~") == "" else prefix
+
+
+def _wrapped_file_line(line: str, lines: list[str], i: int, strip: LineStripper) -> str | None:
+    """A `File "...", line N, in f` line a console of 80 columns wrapped (`File "C:\\...\\ma` then `il.py", line
+    62, in f`): the two joined, when the next line completes it."""
+    if i + 1 >= len(lines) or not line.lstrip().startswith('File "') or '", line ' in line:
+        return None
+    following = strip(lines[i + 1])
+    if following is None or following[:1].isspace() or '", line ' not in following:
+        return None
+    joined = line + following
+    return joined if FILE_LINE.match(joined) else None
+
+
 def _parse_traceback(lines: list[str], i: int, strip: LineStripper) -> tuple[list[Frame], int]:
     """Frames from the line after the header up to the exception line (returned as index)."""
     frames: list[Frame] = []
@@ -105,6 +124,10 @@ def _parse_traceback(lines: list[str], i: int, strip: LineStripper) -> tuple[lis
         line = strip(lines[i])
         if line is None:
             break
+        wrapped = _wrapped_file_line(line, lines, i, strip)
+        if wrapped is not None:
+            line = wrapped
+            i += 1
         fm = FILE_LINE.match(line)
         if fm:
             frames.append(Frame(file=fm.group("file"), line=int(fm.group("line")), function=fm.group("function")))
@@ -229,7 +252,7 @@ def extract(lines: list[str], claimed: list[bool], offset: int = 0) -> list[Erro
         tb = TRACEBACK.search(line) if "raceback (most" in line else None
         if tb:
             start = i
-            strip = prefix_stripper(line[: tb.start()])
+            strip = prefix_stripper(_per_line_prefix(line[: tb.start()]))
             frames, j = _parse_traceback(lines, i + 1, strip)
             exc_line = strip(lines[j]) if j < len(lines) else None
             em = next((m for shape in AFTER_FRAMES if (m := shape.match(exc_line))), None) if exc_line else None

@@ -91,7 +91,7 @@ def _threadless_header(line: str) -> Header | None:
         if at < 0 or (at and not line[at - 1].isspace() and line[at - 1] not in ">]"):
             continue
         rest = line[at + len(lead) :]
-        if location_line(rest) or rest[:1] in _QUOTES:
+        if location_line(rest) or rest[:1] in _QUOTES or joined_place(rest):
             return at, "", "", rest
     return None
 
@@ -106,6 +106,19 @@ def location_line(text: str) -> tuple[str, str, str] | None:
         return None
     file = parts[0]
     return (file, parts[1], parts[2]) if file[:1] and not file[:1].isspace() else None
+
+
+def joined_place(text: str) -> tuple[str, str, str, str] | None:
+    """`FILE.rs:LINE:COL: MESSAGE`: the place and the message on one line, as a browser's console or a re-wrapped
+    paste joins the two lines a panic's header has had since Rust 1.73."""
+    at = text.find(".rs:")
+    if at < 1 or text[:1].isspace():
+        return None
+    line, colon, rest = text[at + 4 :].partition(":")
+    col, space, message = rest.partition(": ")
+    if not (colon and space and line.isdecimal() and col.isdecimal() and message.strip()):
+        return None
+    return text[: at + 3], line, col, message.strip()
 
 
 def harness_start(line: str) -> bool:
@@ -287,9 +300,11 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         message_lines: list[str] = []
         i += 1
         new = location_line(rest)
-        old = None if new else OLD_ONE_LINE.match(rest)  # the pre-1.73 form: its regex only when needed
-        if new:
-            location = _location(*new)
+        joined = None if new or rest[:1] in _QUOTES else joined_place(rest)
+        old = None if new or joined else OLD_ONE_LINE.match(rest)  # the pre-1.73 form: its regex only when needed
+        if new or joined:
+            location = _location(*(new or joined[:3]))  # type: ignore[index]
+            message_lines = [joined[3]] if joined else []
             while i < len(lines) and len(message_lines) < MAX_MESSAGE_LINES:
                 line = strip(lines[i])
                 if line is None or ends_message(line) or panic_header(line) or (relabelled and another_program(line)):

@@ -12,8 +12,9 @@ build with warnings only has no error at all; the summaries after the diagnostic
 compile ...`, `error: aborting due to 2 previous errors`, `Some errors have detailed explanations`,
 `For more information about this error, try ...`, `warning: `x` (bin "x") generated 1 warning`),
 claimed too. An `error: ...` without a code is rustc's only when a span follows its header (`error:
-expected one of ...`, `error: cannot find macro ...`) or it is the linker's failure (`error: linking
-with `cc` failed`): cargo and many other tools print `error: ` lines of their own.
+expected one of ...`, `error: cannot find macro ...`), its drawing has no span but notes (`error: linker
+`link.exe` not found`, `  |`, `  = note: ...`), or it is the linker's failure (`error: linking with `cc`
+failed`): cargo and many other tools print `error: ` lines of their own.
 """
 
 from __future__ import annotations
@@ -174,7 +175,9 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         if code is not None and not (code[:1] == "E" and code[1:].isdecimal()) and severity == "error":
             continue  # `error[something]: ...`: not an error code rustc gives
         following = lines[i + 1] if i + 1 < len(lines) and not claimed[i + 1] else ""
-        linker = severity == "error" and text.startswith(_LINKER_FAILURE)
+        # rustc's own layout with no span: a bare gutter, then its notes (`error: linker `link.exe` not found`,
+        # `  |`, `  = note: program not found`); cargo's and other tools' `error: ` lines draw none.
+        linker = severity == "error" and (text.startswith(_LINKER_FAILURE) or _spanless(lines, i + 1, claimed))
         if code is None and "--> " not in following and not linker:
             continue  # not rustc's (cargo's `error: test failed`, a tool's own `error: ...`): one look at the next line
         strip = prefix_stripper(raw[:at])  # an indent too: a quoted log's next header, as indented, ends the body
@@ -192,6 +195,13 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         events += _headless(lines, claimed, _lines_with_words(whole, (" --> ",)))
         events.sort(key=lambda event: event.line_number)
     return events
+
+
+def _spanless(lines: list[str], i: int, claimed: list[bool]) -> bool:
+    """The lines from `i` are rustc's drawing of a diagnostic without a span: `|` alone, then `= note: ...`."""
+    if i + 1 >= len(lines) or claimed[i] or lines[i].strip() != "|":
+        return False
+    return lines[i + 1].strip().startswith(("= note: ", "= help: "))
 
 
 def _compile_event(text: str, code: str | None, location: Frame | None, body: list[str], i: int) -> ErrorEvent:

@@ -66,7 +66,7 @@ def test_the_corpus_is_what_it_says() -> None:
     kinds = {kind: sum(c["kind"] == kind for c in CASES) for kind in KINDS}
     assert kinds["positive"] >= 250 and kinds["negative"] >= 60 and kinds["no-error"] >= 30
     assert {c["year"] for c in CASES if c["year"]} >= set(range(2017, 2026))
-    assert len(BATCHES) == 9, BATCHES
+    assert len(BATCHES) == 10, BATCHES
     seen_urls: set[str] = set()
     for batch in BATCHES:
         cases = CASES_OF[batch]
