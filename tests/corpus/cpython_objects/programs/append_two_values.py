@@ -1,0 +1,8 @@
+inventory = []
+
+
+def restock(item, qty):
+    inventory.append(item, qty)
+
+
+restock("bolts", 40)

@@ -1,0 +1,7 @@
+from dataclasses import dataclass
+
+
+@dataclass
+class Job:
+    retries: int = 3
+    command: str

@@ -1,0 +1,3 @@
+word = "colour"
+del word[4]
+print(word)

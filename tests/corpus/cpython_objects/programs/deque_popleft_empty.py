@@ -1,0 +1,4 @@
+from collections import deque
+
+jobs = deque()
+jobs.popleft()

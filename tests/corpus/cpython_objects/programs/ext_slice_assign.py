@@ -1,0 +1,2 @@
+grid = list(range(9))
+grid[::3] = [0, 0]

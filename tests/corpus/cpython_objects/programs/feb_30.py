@@ -1,0 +1,3 @@
+import datetime
+
+print(datetime.date(2024, 2, 30))

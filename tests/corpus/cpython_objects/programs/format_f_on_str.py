@@ -1,0 +1,2 @@
+price = "19.99"
+print(f"total: {price:.2f}")

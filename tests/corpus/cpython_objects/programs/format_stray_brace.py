@@ -1,0 +1,2 @@
+row = "{name}: {score}}".format(name="ana", score=3)
+print(row)

@@ -1,0 +1,4 @@
+import datetime
+
+day_number = 738000
+print(datetime.date.fromordinal())

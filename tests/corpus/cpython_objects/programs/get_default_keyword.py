@@ -1,0 +1,3 @@
+env = {"HOME": "/root"}
+shell = env.get("SHELL", default="/bin/sh")
+print(shell)

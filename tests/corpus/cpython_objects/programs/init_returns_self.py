@@ -1,0 +1,7 @@
+class Cart:
+    def __init__(self):
+        self.items = []
+        return self
+
+
+cart = Cart()

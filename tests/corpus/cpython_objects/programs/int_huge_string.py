@@ -1,0 +1,2 @@
+big = "9" * 4500
+print(int(big) % 7)

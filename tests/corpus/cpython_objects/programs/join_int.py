@@ -1,0 +1,5 @@
+def header(columns):
+    return " | ".join(columns)
+
+
+print(header(5))

@@ -1,0 +1,3 @@
+import json
+
+print(json.dumps({"ratio": float("inf")}, allow_nan=False))

@@ -1,0 +1,5 @@
+import json
+
+node = {"id": 1}
+node["self"] = node
+print(json.dumps(node))

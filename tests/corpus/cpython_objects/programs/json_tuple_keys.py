@@ -1,0 +1,4 @@
+import json
+
+edges = {("a", "b"): 1.5}
+print(json.dumps(edges))

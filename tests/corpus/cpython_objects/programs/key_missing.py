@@ -1,0 +1,2 @@
+ages = {"ana": 3}
+print(ages["bo"])

@@ -1,0 +1,2 @@
+scores = [1, 2]
+print(scores[2])

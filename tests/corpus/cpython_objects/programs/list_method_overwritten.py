@@ -1,0 +1,2 @@
+stack = [1, 2]
+stack.pop = None

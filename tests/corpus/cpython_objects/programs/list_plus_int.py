@@ -1,0 +1,2 @@
+queue = ["a", "b"]
+queue = queue + 3

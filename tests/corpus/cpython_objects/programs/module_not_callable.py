@@ -1,0 +1,3 @@
+import pprint
+
+pprint({"a": 1})

@@ -1,0 +1,5 @@
+def main():
+    return reslt
+
+
+main()

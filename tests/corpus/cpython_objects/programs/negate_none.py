@@ -1,0 +1,5 @@
+def offset(cfg):
+    return -cfg.get("shift")
+
+
+print(offset({}))

@@ -1,0 +1,4 @@
+import re
+
+m = re.match(r"\d+", "abc")
+print(m.group())

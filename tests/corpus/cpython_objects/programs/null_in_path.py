@@ -1,0 +1,4 @@
+import os
+
+name = "report\x00.txt"
+print(os.stat(name))

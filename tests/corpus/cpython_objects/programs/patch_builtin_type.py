@@ -1,0 +1,3 @@
+import datetime
+
+datetime.datetime.now = lambda: None

@@ -1,0 +1,2 @@
+size = "512"
+print("buffer: %d bytes" % size)

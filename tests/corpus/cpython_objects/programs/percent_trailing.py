@@ -1,0 +1,2 @@
+done = 7
+print("progress %d%" % done)

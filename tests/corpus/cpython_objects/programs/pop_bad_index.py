@@ -1,0 +1,2 @@
+stack = [1, 2, 3]
+stack.pop(10)

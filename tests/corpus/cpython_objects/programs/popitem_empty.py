@@ -1,0 +1,2 @@
+cache = {}
+key, value = cache.popitem()

@@ -1,0 +1,2 @@
+slots = range(3)
+print(slots[3])

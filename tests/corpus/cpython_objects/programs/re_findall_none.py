@@ -1,0 +1,4 @@
+import re
+
+profile = {"bio": None}
+print(re.findall(r"#\w+", profile["bio"]))

@@ -1,0 +1,5 @@
+def depth(n):
+    return depth(n + 1)
+
+
+depth(0)

@@ -1,0 +1,3 @@
+import functools, operator
+
+print(functools.reduce(operator.mul, []))

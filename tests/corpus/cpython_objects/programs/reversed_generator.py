@@ -1,0 +1,3 @@
+squares = (n * n for n in range(5))
+for s in reversed(squares):
+    print(s)

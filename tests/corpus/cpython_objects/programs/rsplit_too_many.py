@@ -1,0 +1,3 @@
+path = "models/v2/weights.bin"
+head, tail = path.rsplit("/", 1, True)
+print(tail)

@@ -1,0 +1,3 @@
+tags = {"a", "b"}
+for t in tags:
+    tags.add(t.upper())

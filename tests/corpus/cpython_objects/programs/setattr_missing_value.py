@@ -1,0 +1,7 @@
+class Options:
+    pass
+
+
+opts = Options()
+for key in ["verbose", "dry_run"]:
+    setattr(opts, key)

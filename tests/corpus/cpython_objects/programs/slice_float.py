@@ -1,0 +1,3 @@
+data = list(range(101))
+half = len(data) / 2
+print(data[half:])

@@ -1,0 +1,3 @@
+class Pixel:
+    __slots__ = ("r", "g", "b")
+    r = 0

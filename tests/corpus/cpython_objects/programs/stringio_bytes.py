@@ -1,0 +1,4 @@
+import io, csv
+
+out = io.StringIO()
+out.write(b"a,b\n")

@@ -1,0 +1,6 @@
+import threading
+
+t = threading.Thread(target=lambda: None)
+t.start()
+t.join()
+t.start()

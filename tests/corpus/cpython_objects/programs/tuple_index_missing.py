@@ -1,0 +1,2 @@
+MODES = ("train", "val")
+print(MODES.index("test"))

@@ -1,0 +1,1 @@
+print(type("5", str))

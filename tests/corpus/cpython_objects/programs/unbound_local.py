@@ -1,0 +1,8 @@
+counter = 0
+
+
+def bump():
+    counter += 1
+
+
+bump()

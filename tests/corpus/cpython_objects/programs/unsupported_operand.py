@@ -1,0 +1,2 @@
+total = None
+total += 5

@@ -1,0 +1,7 @@
+class Timer:
+    def start(self):
+        self.running = True
+
+
+with Timer() as t:
+    pass
