@@ -6,8 +6,8 @@ the corpus). CPython and NumPy records run with this Python, PyTorch records wit
 transformers, Lightning, Keras, huggingface_hub, JAX, requests, urllib3, pydantic) with this Python when the
 library is installed, Rust standard-library records compile with rustc, and so do compile records (errorType
 "compile"), whose "before" must fail to compile with the record's error code and nothing else. Records of crates
-(burn, tokio, serde) need the crates registry, which this project's machines cannot reach; each skip file in skip/ says why
-a record is not run.
+(burn, tokio, serde) need the crates registry, which this project's machines cannot reach; each skip file in skip/
+says why a record is not run.
 """
 
 from __future__ import annotations
