@@ -211,6 +211,11 @@ PYTHON_LAYOUTS: dict[str, tuple[str, str, tuple[tuple[tuple[int, ...], str], ...
     "scikit_learn": ("scikit-learn/scikit-learn", "{version}", (((0,), ""),)),
     "requests": ("psf/requests", "v{version}", (((2, 32), "src/"), ((0,), ""))),
     "python": (CPYTHON_REPO, "v{version}", (((0,), "Lib/"),)),
+    # Tags read from the repositories (Lightning's `2.6.5`, keras' `v3.15.1`, huggingface_hub's `v1.28.0`); an
+    # installed `lightning/pytorch/trainer/trainer.py` is `src/lightning/pytorch/trainer/trainer.py` there.
+    "lightning": ("Lightning-AI/pytorch-lightning", "{version}", (((0,), "src/"),)),
+    "keras": ("keras-team/keras", "v{version}", (((0,), ""),)),
+    "huggingface_hub": ("huggingface/huggingface_hub", "v{version}", (((0,), "src/"),)),
 }
 # The distributions whose import name is not their own (`import sklearn` is scikit-learn's): the dist-info asked
 # first for a file below that folder, before the others (normalised names, as `normalised_name` writes them).

@@ -3,11 +3,11 @@
 Used by tests/records/test_roundtrip.py (the round trip) and tools/make_corpus.py (the real outputs kept in
 the corpus). CPython and NumPy records run with this Python, PyTorch records with torch when it is installed
 (in forks of one Python that imported it once), the other Python libraries' records (pandas, scikit-learn,
-transformers, Lightning, JAX, requests, urllib3, pydantic) with this Python when the library is installed,
-Rust standard-library records compile with rustc, and so do compile records (errorType "compile"), whose
-"before" must fail to compile with the record's error code and nothing else. Records of crates (burn, tokio,
-serde) need the crates registry, which this project's machines cannot reach; each skip file in skip/ says why
-a record is not run.
+transformers, Lightning, Keras, huggingface_hub, JAX, requests, urllib3, pydantic) with this Python when the
+library is installed, Rust standard-library records compile with rustc, and so do compile records (errorType
+"compile"), whose "before" must fail to compile with the record's error code and nothing else. Records of crates
+(burn, tokio, serde) need the crates registry, which this project's machines cannot reach; each skip file in skip/
+says why a record is not run.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ PYTHON_REPOS = {
     "psf/requests": "requests",
     "urllib3/urllib3": "urllib3",
     "pydantic/pydantic": "pydantic",
+    "keras-team/keras": "keras",  # its programs pick the torch backend, so no TensorFlow is needed
+    "huggingface/huggingface_hub": "huggingface_hub",
 }
 
 
