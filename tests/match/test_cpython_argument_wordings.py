@@ -1,9 +1,6 @@
-"""Mis-matches found while writing the CPython object and argument records (branch rec-pyobj), kept as tests.
-
-Each test states the right behaviour and is marked xfail(strict=True) while the bundled records or the matcher
-still do otherwise, so that the fix turns it green and the marker must then go. The messages are real
-python3.11 output.
-"""
+"""CPython's argument-type TypeErrors (getargs.c's `%.200s() %.200s must be %.50s, not %.50s`) are not explained
+as str concatenation: that record's Python 3.6 wording (`must be str, not %.100s`) matched inside them, and is
+gone from its history. The messages are real python3.11 output."""
 
 from __future__ import annotations
 
@@ -21,12 +18,6 @@ def top(matcher: Matcher, error_type: str, message: str) -> str | None:
     return result.matches[0].record.id if result.matches else None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the str-concatenation record's Python 3.6 wording `must be str, not %.100s` also matches getargs.c's "
-    "_PyArg_BadArgument form `%.200s() %.200s must be %.50s, not %.50s`, which has fewer literal characters; "
-    "the variant needs narrowing (or the lead decides) before a record for _PyArg_BadArgument can be added",
-)
 @pytest.mark.parametrize(
     "message",
     [
