@@ -188,7 +188,7 @@ def test_bash_caps_the_candidates_at_1000(env: dict[str, str]) -> None:
 def test_bash_falls_back_to_leafexplain_without_the_lists(bare_env: dict[str, str]) -> None:
     need("bash")
     assert bash_complete("leafexplain show 7455", bare_env) == [SEED_ID]
-    assert bash_complete("leafexplain list --repo tracel", bare_env) == ["tracel-ai/burn"]
+    assert bash_complete("leafexplain list --repo tracel", bare_env) == ["tracel-ai/burn", "tracel-ai/cubecl"]
     # Asking leafexplain wrote the lists for the next TAB.
     lists = Path(bare_env["XDG_CACHE_HOME"]) / "leafexplain" / "complete"
     assert SEED_ID in (lists / "ids.txt").read_text(encoding="utf-8").split()
@@ -280,7 +280,7 @@ def test_zsh_falls_back_to_leafexplain_without_the_lists(bare_env: dict[str, str
     need("zsh")
     got = zsh_complete(["leafexplain show 7455", "leafexplain list --repo tracel"], bare_env)
     assert got["leafexplain show 7455"] == [SEED_ID]
-    assert got["leafexplain list --repo tracel"] == ["tracel-ai/burn"]
+    assert got["leafexplain list --repo tracel"] == ["tracel-ai/burn", "tracel-ai/cubecl"]
 
 
 # --- fish ------------------------------------------------------------------------------------------
@@ -330,7 +330,7 @@ def test_fish_falls_back_to_leafexplain_without_the_lists(bare_env: dict[str, st
     need("fish")
     got = fish_complete(["leafexplain show 7455", "leafexplain list --repo tracel"], bare_env)
     assert got["leafexplain show 7455"] == [SEED_ID]
-    assert got["leafexplain list --repo tracel"] == ["tracel-ai/burn"]
+    assert got["leafexplain list --repo tracel"] == ["tracel-ai/burn", "tracel-ai/cubecl"]
 
 
 def test_without_the_lists_each_shell_asks_leafexplain_and_writes_nothing(bare_env: dict[str, str]) -> None:
@@ -366,7 +366,7 @@ def test_the_lists_completion_writes_are_what_the_scripts_read(bare_env: dict[st
             "__complete", kind, environ=bare_env
         ).stdout
     assert bash_complete("leafexplain show 7455", bare_env) == [SEED_ID]
-    assert bash_complete("leafexplain list --repo tracel", bare_env) == ["tracel-ai/burn"]
+    assert bash_complete("leafexplain list --repo tracel", bare_env) == ["tracel-ai/burn", "tracel-ai/cubecl"]
 
 
 # --- the loaders in completions/ ------------------------------------------------------------------

@@ -255,7 +255,7 @@ def test_a_crates_bare_assertion_is_still_stds_assert_record(name: str) -> None:
 
 def test_a_crates_own_message_in_stds_assertion_is_the_crates_error() -> None:
     """`assert_eq!(a, b, "ShaderModule[0] is no longer alive")` in wgpu-core: what failed is the crate's own
-    message; std's assertion records explain only the form around it, no exact match (in both of std's layouts)."""
+    message; std's assertion records explain only the form around it, no match (in both of std's layouts)."""
     checkout = Frame("/Users/me/.cargo/git/checkouts/wgpu-53e70f8674b08dd4/988990c/wgpu-core/src/hub.rs", 169, 9)
     old = ErrorEvent(
         "rust",
@@ -267,12 +267,19 @@ def test_a_crates_own_message_in_stds_assertion_is_the_crates_error() -> None:
         message="assertion `left == right` failed: ShaderModule[0] is no longer alive\n  left: 0\n right: 1"
     )
     for event in (old, new):
-        assert MATCHER.match(event).matches == ()
-        near = MATCHER.match(event).near
-        assert near and all("wgpu-core's, its own message in rust-lang/rust's assertion" in c.reasons[-1] for c in near)
+        found = MATCHER.match(event)
+        assert all(c.record.repo != "rust-lang/rust" for c in found.matches)  # wgpu's own record may answer
+        std = [c for c in found.near if c.record.repo == "rust-lang/rust"]
+        assert found.matches or std  # with no match, std's record stands near, saying why
+        assert all("wgpu-core's, its own message in rust-lang/rust's assertion" in c.reasons[-1] for c in std)
         # The same assertion in the user's own code is std's record's.
         assert (
-            best_slug(event._replace(location=Frame("src/main.rs", 3, 5)))
+            best_slug(
+                event._replace(
+                    message=event.message.replace("ShaderModule[0] is no longer alive", "the batch sizes differ"),
+                    location=Frame("src/main.rs", 3, 5),
+                )
+            )
             == "assertion-left-right-failed-left-3-right-2"
         )
 
@@ -298,7 +305,7 @@ def test_a_crates_own_words_around_a_std_message_are_the_crates_message() -> Non
     assert is_elsewhere(own, "rust-lang/rust", lambda: None, lambda: ["already borrowed: {:?}"]) == (
         "panic location is cubecl-common's, its own words around rust-lang/rust's"
     )
-    assert best_slug(own) is None
+    assert best_slug(own) != "already-borrowed-borrowmuterror"  # cubecl's own record may answer, never std's
     labelled = own._replace(message="Service state: already borrowed: BorrowMutError")
     assert is_elsewhere(labelled, "rust-lang/rust", lambda: None, lambda: ["already borrowed: {:?}"]) is None
     carried = own._replace(message="bad config value ParseIntError { kind: InvalidDigit }")
@@ -317,13 +324,14 @@ def test_another_librarys_class_with_a_librarys_words_is_not_that_librarys_error
     HTTPError record is a near candidate, no match (before the rule it matched at 85); requests' own class with
     the same words is still its record's."""
     (hub,) = findings("parler-tts-hfhub-500-2024.txt")
-    assert hub.best is None
-    assert [c.record.repo for c in hub.near][:1] == ["psf/requests"]
-    assert "is another library's than requests.exceptions.HTTPError" in hub.near[0].reasons[-1]
+    assert hub.best is None or hub.best.record.repo != "psf/requests"  # huggingface_hub's class record may answer
+    requests = [c for c in hub.near if c.record.repo == "psf/requests"]
+    assert hub.best or requests  # with no match, requests' record stands near, saying why
+    assert all("is another library's than requests.exceptions.HTTPError" in c.reasons[-1] for c in requests)
     (own,) = findings("scholarcopilot-requests-500-2025.txt")
     assert own.best is not None and own.best.record.repo == "psf/requests" and own.best.score == 100
     bare = ErrorEvent("python", "HfHubHTTPError", "500 Server Error: Internal Server Error for url: https://hf.co")
-    assert MATCHER.match(bare).matches == ()
+    assert all(c.record.repo != "psf/requests" for c in MATCHER.match(bare).matches)
 
 
 @pytest.mark.parametrize(
