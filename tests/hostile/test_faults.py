@@ -407,7 +407,7 @@ def test_temporary_files_left_by_a_killed_writer_are_cleared(tmp_path: Path) -> 
 
 def test_a_damaged_index_through_the_command_line(cli, tmp_path: Path) -> None:
     assert cli("list").returncode == 0
-    [path] = (tmp_path / "cache").rglob("*.marshal")
+    [path] = (tmp_path / "cache").rglob("index/*.marshal")  # the index (the regexes' codes lie beside it)
     data = bytearray(path.read_bytes())
     for position in range(len(data) // 2, len(data), BLOCK):  # a byte in each block of the second half
         data[position] ^= 0xFF
@@ -447,7 +447,7 @@ def test_processes_building_the_index_at_once_all_answer_right(tmp_path: Path) -
     results = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0] * 6
     assert all(json.loads(out)["events"][0]["matches"][0]["id"] == SEED_ID and err == b"" for out, err in results)
-    [path] = (tmp_path / "cache").rglob("*.marshal")
+    [path] = (tmp_path / "cache").rglob("index/*.marshal")  # the index (the regexes' codes lie beside it)
     memory_source(path.read_bytes()).body.verify()
     assert temporaries(tmp_path / "cache") == []
     assert len(open_catalog(environ=environ(tmp_path))) == BUNDLED_COUNT + 20_000
