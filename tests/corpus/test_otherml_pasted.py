@@ -1,7 +1,8 @@
-"""Real pastes of TensorFlow errors found by their records.
+"""Real pastes of TensorFlow and JAX-install errors found by their records.
 
-TensorFlow cannot be installed here, so these records' programs do not run; a paste from a public issue
-stands in for each program's output (tests/corpus/otherml_pasted/expected.json names the issue).
+TensorFlow cannot be installed here (nor a jaxlib older than jax), so these records' programs do not run; a
+paste from a public issue stands in for each program's output (tests/corpus/otherml_pasted/expected.json names
+the issue).
 """
 
 from __future__ import annotations
