@@ -1,8 +1,8 @@
-"""Real pastes of TensorFlow and JAX-install errors found by their records.
+"""Real pastes of TensorFlow, JAX-install and pydantic 1.x errors found by their records.
 
 TensorFlow cannot be installed here (nor a jaxlib older than jax), so these records' programs do not run; a
 paste from a public issue stands in for each program's output (tests/corpus/otherml_pasted/expected.json names
-the issue).
+the issue); a pydantic 1.x paste checks the older wording a record lists in its messageVariants.
 """
 
 from __future__ import annotations
