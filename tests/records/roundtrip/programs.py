@@ -45,6 +45,7 @@ PYTHON_REPOS = {
     "pydantic/pydantic": "pydantic",
     "keras-team/keras": "keras",  # its programs pick the torch backend, so no TensorFlow is needed
     "huggingface/huggingface_hub": "huggingface_hub",
+    "tensorflow/tensorflow": "tensorflow",
 }
 
 
