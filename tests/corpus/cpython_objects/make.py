@@ -10,47 +10,12 @@ leafexplain would have it. A program that exits 0 is an error of the suite: ever
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-PROGRAMS = HERE / "programs"
-OUTPUTS = HERE / "outputs"
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # run as a script from anywhere: the repository's root
 
-
-def child_env() -> dict[str, str]:
-    env = dict(os.environ)
-    for name in ("PYTHONPATH", "PYTHONSTARTUP", "PYTHONINTMAXSTRDIGITS"):
-        env.pop(name, None)
-    env["PYTHONUNBUFFERED"] = "1"
-    env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ left in programs/
-    return env
-
-
-def run(program: Path) -> bytes:
-    with tempfile.TemporaryDirectory(prefix="cpython-objects-") as tmp:
-        proc = subprocess.run(
-            [sys.executable, str(program)], cwd=tmp, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-        )
-    if proc.returncode == 0:
-        raise SystemExit(f"{program.name} succeeded: a case must fail")
-    return proc.stdout
-
-
-def main(argv: list[str]) -> int:
-    wanted = set(argv)
-    OUTPUTS.mkdir(exist_ok=True)
-    for program in sorted(PROGRAMS.glob("*.py")):
-        if wanted and program.stem not in wanted:
-            continue
-        text = run(program)
-        (OUTPUTS / f"{program.stem}.txt").write_bytes(text)
-        print(f"wrote outputs/{program.stem}.txt ({len(text)} bytes)")
-    return 0
-
+from tests.corpus.failing_programs import regenerate
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(regenerate(Path(__file__).resolve().parent, sys.argv[1:]))

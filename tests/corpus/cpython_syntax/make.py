@@ -10,40 +10,12 @@ stdout and stderr together (`2>&1`), as a user piping it into leafexplain would 
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-PROGRAMS = HERE / "programs"
-OUTPUTS = HERE / "outputs"
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # run as a script from anywhere: the repository's root
 
-
-def run(program: Path) -> bytes:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    with tempfile.TemporaryDirectory(prefix="cpython-syntax-") as tmp:
-        proc = subprocess.run(
-            [sys.executable, str(program)], cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-        )
-    if proc.returncode == 0:
-        raise SystemExit(f"{program.name} ran clean: every case must fail")
-    return proc.stdout
-
-
-def main(argv: list[str]) -> int:
-    wanted = set(argv)
-    OUTPUTS.mkdir(exist_ok=True)
-    for program in sorted(PROGRAMS.glob("*.py")):
-        if wanted and program.stem not in wanted:
-            continue
-        text = run(program)
-        (OUTPUTS / f"{program.stem}.txt").write_bytes(text)
-        print(f"wrote outputs/{program.stem}.txt ({len(text)} bytes)")
-    return 0
-
+from tests.corpus.failing_programs import regenerate
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(regenerate(Path(__file__).resolve().parent, sys.argv[1:]))
