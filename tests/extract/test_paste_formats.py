@@ -91,6 +91,15 @@ def test_paragraphs_are_looked_up_only_when_asked() -> None:
     ]
 
 
+def test_a_raise_statement_a_traceback_quotes_is_code_not_a_paragraph() -> None:
+    text = (
+        "raise AttributeError(f\"module 'pandas' has no attribute '{name}'\")\n"
+        "AttributeError: module 'pandas' has no attribute 'Dataframe'\n"
+    )
+    found = events_in(text, bare=False, paragraphs=True)
+    assert [(e.extractor, e.error_type) for e in found] == [("python-bare", "AttributeError")]
+
+
 def test_a_wording_in_pasted_prose_counts_where_it_stands_as_an_error(cli) -> None:
     """In text that is only a guess, a wording found counts where an error's message stands: opening
     its line (after a timestamp), after a label, quoted or in bold, after CJK text; not as words of a
