@@ -103,8 +103,8 @@ def _paragraphs(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         blank = i == len(lines) or claimed[i] or not lines[i].strip()
         if start is not None and (blank or i - start >= MAX_BARE_MESSAGE_LINES):
             text = "\n".join(lines[start:i]).strip()
-            # A `raise` statement is the code a traceback quotes, its message not yet filled in: not an error.
-            if not text.startswith("raise "):
+            # A lone `raise` statement is the code a traceback quotes, its message not yet filled in: not an error.
+            if "\n" in text or not text.startswith("raise "):
                 events.append(
                     ErrorEvent("unknown", None, text, extractor="paragraph", line_number=start + 1, tentative=True)
                 )

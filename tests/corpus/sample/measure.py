@@ -60,8 +60,7 @@ def cases() -> list[dict]:
 
 
 def _quotes(text: str) -> str:
-    """Backticks and double quotes as single quotes: a paste's Markdown turns one into another (and a sentence's
-    own period follows a quoted message, so a wording's last period is not asked for)."""
+    """Backticks and double quotes as single quotes: a paste's Markdown turns one into another."""
     return text.replace("`", "'").replace('"', "'")
 
 
@@ -81,6 +80,7 @@ def says(record: Record, part: str) -> bool:
         return False
     heads = {w.split("\n", 1)[0] for w in wordings(record)}
     heads |= {f"{h.split('. ', 1)[0]}." for h in heads if ". " in h and len(h.split(". ", 1)[0].split()) >= 3}
+    # Quotes aside, a wording's last period is not asked for: a sentence's own period follows a quoted message.
     if any(
         compile_pattern(w).search(part) or compile_pattern(_quotes(w).rstrip(".")).search(_quotes(part))
         for w in {*wordings(record), *heads}
