@@ -105,4 +105,5 @@ RUSTC_JSON = ('"$message_type":"diagnostic"', '"reason":"compiler-message"', '{"
 # extract/prose.py: an exception's class and its colon (ASCII or full-width), or a class alone at a line's end.
 # And an OSError's text without its class: `[Errno 104] ...`, Windows' `[WinError 5] ...` (`[winerror 2]` too).
 PROSE = tuple(f"{word}{mark}" for word in ("Error", "Exception") for mark in (":", "：", "\n"))
-PROSE += ("[Errno ", "[WinError ", "[winerror ")
+# An OSError's repr: `ConnectionRefusedError(111, 'Connection refused')`.
+PROSE += ("[Errno ", "[WinError ", "[winerror ", "Error(")

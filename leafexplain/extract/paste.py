@@ -15,10 +15,17 @@ input as it was given.
 from __future__ import annotations
 
 from leafexplain.regex import lazy_regex
+from leafexplain.text import clean_line
 
 # Where an escaped stack trace starts inside a logged string: a keyword, then an escaped newline.
 _ESCAPED_START = lazy_regex(r"(?:T?raceback \(most recent call last\):|thread '[^'\\]*' panicked at )[^\"]*?\\n")
 _JSON_STRING_REST = lazy_regex(r'(?:[^"\\]|\\.)*')
+# A logged string cut before its start keyword (a notebook's JSON, a cargo diagnostic's "rendered" field): an
+# error's own line after an escaped newline or the string's opening quote, its ANSI colours escaped too.
+_ESCAPED_ANSI = r"(?:\\u001[bB]\[[\d;]*m|\\x1[bB]\[[\d;]*m|\\033\[[\d;]*m)*"
+_ESCAPED_ERROR = lazy_regex(
+    rf'(?:\\n|"){_ESCAPED_ANSI}(?:[A-Za-z_][\w.]*(?:Error|Exception|Warning){_ESCAPED_ANSI}:|error\[E\d{{4}}\]|File )'
+)
 _ENTITY = lazy_regex(r"&(?:#\d{1,6}|#x[0-9a-fA-F]{1,5}|quot|apos|lt|gt|amp);")
 _INLINE_CODE = lazy_regex(r"`(?P<inner>[A-Za-z_][\w.]*(?:Error|Exception|Warning): [^`]+)`")
 _EMPHASIS = lazy_regex(
@@ -49,15 +56,38 @@ def _unescape_json(text: str) -> str:
         return text.replace("\\n", "\n").replace('\\"', '"').replace("\\t", "\t")
 
 
+def _whole_object(line: str) -> bool:
+    """A line that is a whole JSON object: cargo's diagnostics are read as JSON (`rustc_json.py`), not unfolded."""
+    body = line.strip()
+    return body.startswith("{") and body.endswith("}")
+
+
+def _string_start(line: str, at: int) -> int:
+    """Where the JSON string holding position `at` opens: just after the last quote before it that is not
+    escaped, or the line's start when the string began on a line before (a paste cut inside it)."""
+    quote = line.rfind('"', 0, at)
+    while quote > 0:
+        slashes = len(line[:quote]) - len(line[:quote].rstrip("\\"))
+        if slashes % 2 == 0:
+            return quote + 1
+        quote = line.rfind('"', 0, quote)
+    return 0 if quote < 0 else 1
+
+
 def _unfold_escaped(line: str) -> list[str] | None:
     """The lines of a stack trace logged as one escaped string, with what came before it on a line of its own."""
     start = _ESCAPED_START.search(line)
-    if start is None:
+    if start is not None:
+        begin = start.start()
+    elif line.count("\\n") >= 2 and not _whole_object(line) and (error := _ESCAPED_ERROR.search(line)):
+        begin = _string_start(line, error.start() + (line[error.start()] == '"'))
+    else:
         return None
-    rest = _JSON_STRING_REST.match(line, start.start())
+    rest = _JSON_STRING_REST.match(line, begin)
     end = rest.end() if rest else len(line)
-    before, inner, after = line[: start.start()], line[start.start() : end], line[end:]
-    lines = _unescape_json(inner).split("\n")
+    before, inner, after = line[:begin], line[begin:end], line[end:]
+    # Colours escaped in the string are real escapes once unescaped: gone, as the input's own were.
+    lines = [clean_line(text) if "\x1b" in text else text for text in _unescape_json(inner).split("\n")]
     return [before, *lines, after] if before.strip() else [*lines, after]
 
 

@@ -12,7 +12,8 @@ whose message starts on the next line), and a library's class named in full, alo
 (`requests.exceptions.ConnectionError`).
 
 An OSError's text re-printed without its class (`An error occurred: [Errno 104] Connection reset by peer`) is that
-OSError: `[Errno N] text` is how OSError prints itself, and N gives the class CPython makes of it.
+OSError: `[Errno N] text` is how OSError prints itself, and N gives the class CPython makes of it. So is its repr
+in a log (`ConnectionRefusedError(111, 'Connection refused')`, urllib3's `Caused by SSLError(SSLError(1, '…'))`).
 
 Runs after every other extractor, on the lines none of them took: a traceback's or a log's own exception
 line is theirs.
@@ -35,6 +36,11 @@ INLINE = lazy_regex(
 EMPTY = lazy_regex(r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception)):\s*$")
 # A class named in full, with its module, alone on its line.
 QUALIFIED = lazy_regex(r"^\s*(?P<type>(?:[a-z_][a-z0-9_]*\.)+[A-Z][A-Za-z0-9_]*(?:Error|Exception))\s*$")
+# An OSError as its repr prints it, in a log or a sentence (`ConnectionRefusedError(111, 'Connection refused')`,
+# urllib3's `Caused by SSLError(SSLError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] …'))`): the class, errno and text.
+REPR = lazy_regex(
+    r"(?<![\w.])(?P<type>[A-Z][A-Za-z]*Error)\((?P<errno>\d+), (?P<q>['\"])(?P<text>[^'\"\n]{3,}?)(?P=q)\)"
+)
 MAX_LINE = 2000  # longer lines are a log's data, not a sentence
 MAX_MESSAGE_LINES = 20
 # Marks a sentence puts around a quoted error: dropped from the message's end.
@@ -101,6 +107,22 @@ def _os_error(line: str, i: int) -> ErrorEvent | None:
     return exception_event(error_type, [message], [], i, None, "python-prose") if message else None
 
 
+def _os_error_repr(line: str, i: int) -> ErrorEvent | None:
+    """An OSError's repr (`ConnectionRefusedError(111, 'Connection refused')`): the error it prints as, `[Errno 111]
+    Connection refused` of that class. ssl's SSLError prints its text alone (`[SSL: CERTIFICATE_VERIFY_FAILED] …`).
+    Another class's repr with a number first is not known to be an OSError's: left alone."""
+    found = REPR.search(line)
+    if found is None:
+        return None
+    error_type, errno, text = found.group("type"), int(found.group("errno")), found.group("text")
+    if error_type == "SSLError":
+        return exception_event("ssl.SSLError", [text], [], i, None, "python-prose")
+    expected = OS_ERROR_CLASSES.get(error_type, -1)
+    if expected == -1 or (expected is not None and expected != errno):
+        return None
+    return exception_event(error_type, [f"[Errno {errno}] {text}"], [], i, None, "python-prose")
+
+
 def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
     events: list[ErrorEvent] = []
     for i, line in enumerate(lines):
@@ -111,6 +133,9 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         os_text = "[Errno " in line or "[WinError " in line or "[winerror " in line
         if event is None and os_text and "Retry" not in line:
             event = _os_error(line, i)
+            claimed[i] = event is not None
+        if event is None and "Error(" in line:
+            event = _os_error_repr(line, i)
             claimed[i] = event is not None
         if event is not None:
             events.append(event)

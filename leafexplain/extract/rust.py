@@ -309,7 +309,9 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
                 line = strip(lines[i])
                 if line is None or ends_message(line) or panic_header(line) or (relabelled and another_program(line)):
                     break
-                if not line.strip() and not _causes_follow(lines, i + 1, strip):
+                # wgpu indents the blank lines of its `Caused by:` list (`    ` before naga's report): they go on it.
+                in_causes = line and "Caused by:" in message_lines
+                if not line.strip() and not in_causes and not _causes_follow(lines, i + 1, strip):
                     break
                 message_lines.append(line)
                 i += 1

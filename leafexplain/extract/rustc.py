@@ -14,7 +14,8 @@ compile ...`, `error: aborting due to 2 previous errors`, `Some errors have deta
 claimed too. An `error: ...` without a code is rustc's only when a span follows its header (`error:
 expected one of ...`, `error: cannot find macro ...`), its drawing has no span but notes (`error: linker
 `link.exe` not found`, `  |`, `  = note: ...`), or it is the linker's failure (`error: linking with `cc`
-failed`): cargo and many other tools print `error: ` lines of their own.
+failed`): cargo and many other tools print `error: ` lines of their own. rustc before 1.12 put the span
+first and the code last (`src/main.rs:1:1: 1:5 error: missing lifetime specifier [E0106]`).
 """
 
 from __future__ import annotations
@@ -174,6 +175,10 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         at, severity, code, text = header
         if code is not None and not (code[:1] == "E" and code[1:].isdecimal()) and severity == "error":
             continue  # `error[something]: ...`: not an error code rustc gives
+        if severity == "error" and (old := _old_format(raw[:at], text, code)) is not None:
+            claimed[i] = True
+            events.append(_compile_event(old[1], old[0], old[2], [], i))
+            continue
         following = lines[i + 1] if i + 1 < len(lines) and not claimed[i + 1] else ""
         # rustc's own layout with no span: a bare gutter, then its notes (`error: linker `link.exe` not found`,
         # `  |`, `  = note: program not found`); cargo's and other tools' `error: ` lines draw none.
@@ -195,6 +200,22 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         events += _headless(lines, claimed, _lines_with_words(whole, (" --> ",)))
         events.sort(key=lambda event: event.line_number)
     return events
+
+
+def _old_format(prefix: str, text: str, code: str | None) -> tuple[str | None, str, Frame] | None:
+    """rustc before 1.12 (2016), still in old issues: `src/main.rs:1:1: 1:5 error: TEXT [E0106]`, the span before
+    the header and the code after the text. Its code, its text and its span, or None for any other layout."""
+    place, _, span = prefix.rstrip().rpartition(" ")
+    start, _, end = span.partition(":")
+    parts = place.rstrip(":").rsplit(":", 2)
+    if not (start.isdecimal() and end.isdecimal() and len(parts) == 3 and parts[0].endswith(".rs")):
+        return None
+    if not (parts[1].isdecimal() and parts[2].isdecimal() and place.endswith(":")):
+        return None
+    words, bracket, last = text.rpartition(" [")
+    if code is None and bracket and last.endswith("]") and last[:1] == "E" and last[1:-1].isdecimal():
+        code, text = last[:-1], words
+    return code, text, Frame(file=parts[0].strip(), line=int(parts[1]), column=int(parts[2]))
 
 
 def _spanless(lines: list[str], i: int, claimed: list[bool]) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from leafexplain.extract import events_in, finish
+from leafexplain.extract.paste import unfold
 from leafexplain.models import ErrorEvent
 from leafexplain.text import normalize
 
@@ -45,6 +46,30 @@ def test_a_stack_trace_logged_as_one_json_string() -> None:
     [event] = events_in(log)
     assert (event.error_type, event.message, event.line_number) == ("ValueError", "bad shard id", 2)
     assert event.frames[0].file == "train.py" and event.frames[0].line == 9
+
+
+def test_a_logged_string_cut_before_its_start_keyword_is_still_unescaped() -> None:
+    # A notebook's traceback stored as JSON (its colours escaped too), the paste starting inside the string.
+    cell = (
+        "er_lines()\\n\\u001b[32m--> \\u001b[39m\\u001b[32m481\\u001b[39m raise err\\n\\n"
+        '\\u001b[31mHfHubHTTPError\\u001b[39m: 503 Server Error: Service Unavailable for url: https://hf.co/x"\n}\n'
+    )
+    [hub] = extract_events(cell)
+    assert (hub.error_type, hub.message) == (
+        "HfHubHTTPError",
+        "503 Server Error: Service Unavailable for url: https://hf.co/x",
+    )
+    # cargo's JSON diagnostic, cut before its start: the rendered field holds the error as rustc printed it.
+    rendered = (
+        '"level":"note","spans":[]}],"rendered":"error[E0599]: no method named `m` found for type `u64` in the current'
+        ' scope\\n  --> src/main.rs:5:10\\n   |\\nLL |     1u64.m();\\n   |          ^\\n\\n"}\n'
+    )
+    [rustc] = extract_events(rendered)
+    assert (rustc.error_type, rustc.code) == ("compile", "E0599")
+    assert rustc.message == "no method named `m` found for type `u64` in the current scope"
+    # One escaped newline in a quoted string is not a logged trace: left as it is.
+    line = 'print("ValueError: x\\n")'
+    assert unfold([line]) == ([line], [0])
 
 
 def test_html_entities_from_a_scraped_page() -> None:

@@ -278,6 +278,23 @@ def test_an_os_error_s_text_without_its_class_is_the_class_its_errno_makes() -> 
     assert (event.error_type, event.message) == ("FileNotFoundError", "[Errno 2] No such file or directory")
 
 
+def test_an_os_error_s_repr_in_a_log_or_a_sentence_is_that_os_error() -> None:
+    event = one("请问在本地上能正常，但是test出现   ConnectionRefusedError(111, 'Connection refused')  是什么情况\n")
+    assert (event.error_type, event.message) == ("ConnectionRefusedError", "[Errno 111] Connection refused")
+    event = one(
+        "Caused by SSLError(SSLError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed (_ssl.c:833)')\n"
+    )
+    assert (event.error_type, event.message) == (
+        "ssl.SSLError",
+        "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed (_ssl.c:833)",
+    )
+    event = one("got OSError(28, 'No space left on device') while saving\n")
+    assert (event.error_type, event.message) == ("OSError", "[Errno 28] No space left on device")
+    # A class and errno that disagree, or a class not known to be an OSError's, is not read as one.
+    assert no_events("FileNotFoundError(13, 'Permission denied') is what the mock returns\n")
+    assert no_events("raise ParseError(3, 'unexpected token') from None\n")
+
+
 def test_an_errno_named_in_a_sentence_or_a_retry_is_no_error() -> None:
     assert no_events("see [Errno 2] in the docs for what it means\n")
     assert no_events(

@@ -178,3 +178,30 @@ def test_a_diagnostic_whose_header_was_lost_in_the_copy() -> None:
     )
     # Without a code anywhere, nothing says the lines were an error's rather than a warning's.
     assert [e.extractor for e in extract_events("cannot find value `balanse` in this scope\n" + body)] != ["rustc"]
+
+
+def test_the_layout_of_rustc_before_1_12_span_first_code_last() -> None:
+    old = (
+        "   Compiling app v0.3.7 (file:///home/u/app)\n"
+        "examples/example.rs:1:1: 1:1 error: missing lifetime specifier [E0106]\n"
+        "examples/example.rs:1 #![feature(plugin)]\n"
+        "                      ^\n"
+        "examples/example.rs:1:1: 1:1 help: run `rustc --explain E0106` to see a detailed explanation\n"
+        "src/lib.rs:4:9: 4:10 warning: unused variable: `x`, #[warn(unused_variables)] on by default\n"
+        "src/lib.rs:7:5: 7:12 error: unresolved name `foo`\n"
+    )
+    first, second = extract_events(old)
+    assert (first.code, first.message, first.location.file, first.location.line) == (
+        "E0106",
+        "missing lifetime specifier",
+        "examples/example.rs",
+        1,
+    )
+    assert (second.code, second.message, second.location.line, second.location.column) == (
+        None,
+        "unresolved name `foo`",
+        7,
+        5,
+    )
+    # Another tool's `file:line:col: error:` line is no old rustc's: it needs the span's end and a .rs file.
+    assert [e for e in events_in("setup.cfg:3:1: error: bad option\n", bare=False) if e.extractor == "rustc"] == []

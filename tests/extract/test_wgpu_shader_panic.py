@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from leafexplain.extract import events_in, finish
 
 # wgpu 26's shader validation panic: naga's report opens with a line of four spaces after `In
@@ -26,11 +24,6 @@ BURN_3914 = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="extract/rust.py ends the panic message at the whitespace-only line inside wgpu's Caused by list: "
-    "naga's report is cut off (leafexplain on the whole paste reads it as a second event, with no location)",
-)
 def test_shader_validation_report_stays_in_the_panic() -> None:
     events = finish(events_in(BURN_3914))
     assert len(events) == 1
