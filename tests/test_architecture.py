@@ -23,6 +23,7 @@ LAYERS = [
         "leafexplain.exitcodes",
         "leafexplain.named",
         "leafexplain.regex",
+        "leafexplain.jsoncodec",
         "leafexplain.models",
         "leafexplain.env",
         "leafexplain.text",
@@ -275,6 +276,7 @@ def test_the_everyday_command_loads_no_typer_click_or_rich(tmp_path: Path, args:
 
 # pathlib brings urllib.parse and ipaddress (4 ms); importlib brings warnings; contextlib is one import more.
 SLOW_TO_IMPORT = (
+    "json",  # its import compiles seven regexes: records are read and JSON written without it (jsoncodec.py)
     "typing",
     "dataclasses",
     "inspect",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import zlib
@@ -10,6 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from leafexplain.bundled import bundled_dir, installed_dir
 from leafexplain.env import data_home
+from leafexplain.jsoncodec import loads
 from leafexplain.models import Problem
 from leafexplain.safeio import open_regular
 
@@ -175,7 +175,9 @@ def unwrap(data: Any) -> tuple[Any, str | None]:
 
 
 def describe_json_error(exc: Exception) -> str:
-    if isinstance(exc, json.JSONDecodeError):
+    from json import JSONDecodeError  # imported already: json itself raised it (jsoncodec.py)
+
+    if isinstance(exc, JSONDecodeError):
         return f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
     if isinstance(exc, RecursionError):
         return "not valid JSON: nested too deeply"
@@ -225,7 +227,7 @@ def raw_records(path: str, size: int) -> Iterator[tuple[object, str | None, Loca
                     yield None, None, _NOWHERE, [Problem(path, said, line=number)]
                     continue
                 try:
-                    data, version = unwrap(json.loads(raw))
+                    data, version = unwrap(loads(raw))
                 except (ValueError, RecursionError) as exc:
                     yield None, None, _NOWHERE, [Problem(path, describe_json_error(exc), line=number)]
                     continue
@@ -241,7 +243,7 @@ def raw_records(path: str, size: int) -> Iterator[tuple[object, str | None, Loca
         if len(content) > MAX_SINGLE_FILE_BYTES:
             yield None, None, _NOWHERE, too_large
             return
-        parsed = json.loads(content)
+        parsed = loads(content)
     except (ValueError, RecursionError) as exc:
         yield None, None, _NOWHERE, [Problem(path, describe_json_error(exc))]
         return

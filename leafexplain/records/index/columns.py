@@ -3,11 +3,11 @@ from where its row says it lies."""
 
 from __future__ import annotations
 
-import json
 import zlib
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 
+from leafexplain.jsoncodec import loads
 from leafexplain.models import Problem, Record
 from leafexplain.records.catalog import Catalog
 from leafexplain.records.files import Fingerprint, unwrap
@@ -200,7 +200,7 @@ def fetcher(files: Fingerprint, rows: Rows, sealed: Mapping[int, str] = {}) -> C
             with open_regular(path) as handle:  # replaced by a FIFO since the scan: refused, not waited on
                 handle.seek(offset)
                 raw = handle.read(length)
-            parsed = json.loads(raw)
+            parsed = loads(raw)
             data, version = unwrap(parsed[item] if item >= 0 else parsed)
         except (OSError, ValueError, RecursionError, IndexError, TypeError, KeyError):
             data, version = None, None

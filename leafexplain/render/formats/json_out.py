@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 
 from leafexplain.env import Environment
+from leafexplain.jsoncodec import dumps_indented
 from leafexplain.libraries import rust_error_page
 from leafexplain.models import (
     CachedSnippet,
@@ -295,7 +295,7 @@ def verify_document(repo: str | None, source: str, verdicts: Sequence[Verdict]) 
 
 
 def dumps(document: dict[str, Any]) -> str:
-    return json.dumps(document, ensure_ascii=True, indent=2) + "\n"
+    return dumps_indented(document) + "\n"
 
 
 def write_json(document: dict[str, Any], env: Environment) -> None:
