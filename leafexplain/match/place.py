@@ -6,10 +6,12 @@ words are CPython's, the error is the library's. The place says so: a class prin
 (`requests.exceptions.ConnectionError`), or the innermost frame in another library's files. A wording of one
 repository found in an event another library owns is not that repository's error (match/ marks it down).
 
-Some places are decisive (`decisive`): a qualified class; a library's frame that raised the error itself (its
-line a `raise`, or a `__getattr__` raising AttributeError) against a record the interpreter's C code raises; a
-Rust panic located in a crate's folder whose message the crate wrote (its own message in std's assertion form,
-its own words before std's). Such an event is not the record's error at all, and its record does not explain it.
+An error raised in another file (the user's own code) is not a library's `raise` in its Python file (that
+file's frame would be the innermost). Some places are decisive (`decisive`): a qualified class; a library's
+frame that raised the error itself (its line a `raise`, or a `__getattr__` raising AttributeError) against a
+record the interpreter's C code raises; a Rust panic located in a crate's folder whose message the crate wrote
+(its own message in std's assertion form, its own words before std's). Such an event is not the record's error
+at all, and its record does not explain it.
 """
 
 from __future__ import annotations
@@ -123,18 +125,35 @@ def is_elsewhere(
         return panic_elsewhere(event, repo, wordings)
     found = owner(event)
     if found is None:
-        return None
+        return _not_its_frame(event, repo, record_file)
     how, module = found
     if how != "qualified class" and raises_in_its_frame(record_file()):
         how = "raising frame"  # a library's `raise` of a wording raised in Python: a copy, ranked after its own
     elif how == "raising frame":
-        return None
+        return _not_its_frame(event, repo, record_file)
     own = CPYTHON if module == "builtins" else module_repo(module)
     if own == repo:
-        return None
+        return _not_its_frame(event, repo, record_file)
     if own is None and repo not in REPO_MODULES and repo != CPYTHON:
         return None  # neither side is a library the tables know: nothing to compare
     return f"{how} is {module}'s, not {repo}'s"
+
+
+def _not_its_frame(event: ErrorEvent, repo: str, record_file: Callable[[], str | None]) -> str | None:
+    """A library's `raise` in its Python code shows that file as the innermost frame: an error raised elsewhere (the
+    user's code, or another of the library's files handing a lookup to the interpreter) is not that raise. A
+    library record with the interpreter's words (torch's nn.Module `'X' object has no attribute 'y'`, from its
+    `__getattr__`) ranks after the interpreter's there. Not decisive: a paste may have lost the library's frames,
+    and an older release may raise it from another file."""
+    frame = event.location
+    if event.language != "python" or repo == CPYTHON or frame is None:
+        return None
+    path = record_file()
+    if not path or not raises_in_its_frame(path):
+        return None
+    if frame.file.replace("\\", "/").endswith(path.removeprefix("src/")):
+        return None
+    return f"raising frame is not {repo}'s {path}"
 
 
 def another_librarys_class(printed: str, record_class: str) -> str | None:

@@ -196,13 +196,15 @@ def test_a_record_that_names_no_file_is_matched_when_the_raising_frame_is_anothe
 def test_a_librarys_own_raise_of_a_standard_wording_is_not_the_interpreters_error(name: str) -> None:
     """numpy's and torch's `__getattr__` raise AttributeError in CPython's words (`module 'numpy' has no attribute
     …`, `'A' object has no attribute …`); CPython's records are of its C lookup, which did not raise it: they are
-    no exact match (before the rule, each was CPython's 100), and the class's record answers."""
+    no exact match (before the rule, each was CPython's 100), and the library's own record answers."""
     (finding,) = findings(name)
     assert finding.event.error_type == "AttributeError"
-    assert finding.best is not None and finding.best.method == "class"
+    assert finding.best is not None and finding.best.method == "regex"
+    assert finding.best.record.repo == ("numpy/numpy" if name.startswith("numpy") else "pytorch/pytorch")
     # What the wording scores, the cut-off lowered to show it.
-    cpython = [c for c in MATCHER.match(finding.event, threshold=50).matches if c.method == "regex"]
-    assert cpython and all(c.score < 85 and c.record.repo == "python/cpython" for c in cpython)
+    matches = MATCHER.match(finding.event, threshold=50).matches
+    cpython = [c for c in matches if c.method == "regex" and c.record.repo == "python/cpython"]
+    assert cpython and all(c.score < 85 for c in cpython)
     assert all(any("raising frame's own raise is" in reason for reason in c.reasons) for c in cpython)
 
 
@@ -348,6 +350,28 @@ def test_another_librarys_class_with_a_librarys_words_is_not_that_librarys_error
 )
 def test_which_printed_class_is_another_librarys(printed: str, record_class: str, other: bool) -> None:
     assert (another_librarys_class(printed, record_class) is not None) is other
+
+
+def test_an_error_raised_in_another_file_is_not_a_librarys_own_raise() -> None:
+    """torch's nn.Module record is its `__getattr__`'s `raise` in torch/nn/modules/module.py: the same words raised in
+    the user's code, or in another file of torch's, are the interpreter's lookup first, torch's record after."""
+    message = "'Foo' object has no attribute 'bar'"
+    users = ErrorEvent("python", "AttributeError", message, location=Frame("main.py", 3, function="<module>"))
+    assert best_slug(users) == "foo-object-has-no-attribute-bar" or MATCHER.match(users).best.record.repo == (
+        "python/cpython"
+    )
+    torch = [c for c in MATCHER.match(users).matches if c.record.repo == "pytorch/pytorch"]
+    assert torch and all(c.score < 100 for c in torch)
+    assert is_elsewhere(users, "pytorch/pytorch", lambda: "torch/nn/modules/module.py") == (
+        "raising frame is not pytorch/pytorch's torch/nn/modules/module.py"
+    )
+    # torch's frame at that file: its own record first; a checkout of torch, not installed, is that file too.
+    own = users._replace(location=Frame(f"{SITE}/torch/nn/modules/module.py", 1968, function="__getattr__"))
+    assert MATCHER.match(own).best.record.repo == "pytorch/pytorch"
+    checkout = users._replace(location=Frame("/home/u/pytorch/torch/nn/modules/module.py", 1968))
+    assert is_elsewhere(checkout, "pytorch/pytorch", lambda: "torch/nn/modules/module.py") is None
+    # A record of C++ (a TORCH_CHECK) says nothing of the frame: it raises from whatever Python frame called it.
+    assert is_elsewhere(users, "pytorch/pytorch", lambda: "aten/src/ATen/native/Linear.cpp") is None
 
 
 def test_a_hook_handing_the_lookup_to_the_interpreter_is_the_interpreters_error() -> None:
