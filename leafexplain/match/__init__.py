@@ -32,7 +32,7 @@ from leafexplain.match.place import another_librarys_class, decisive, is_elsewhe
 from leafexplain.match.score import CEILING, head_share_needed, may_reach
 from leafexplain.models import Candidate, ErrorEvent, Finding, Record
 from leafexplain.named import NamedTuple
-from leafexplain.records.catalog import Catalog, catalog_from_records
+from leafexplain.records.catalog import NO_CODE, Catalog, catalog_from_records
 from leafexplain.records.patterns import (
     MAX_SEARCH_CHARS,
     PatternHit,
@@ -136,10 +136,10 @@ class Matcher:
 
     def _same_language(self, event: ErrorEvent, index: int) -> bool:
         """A Rust panic is not explained by a Python record, nor the other way round (but see payloads); a compile
-        error only by the records of its own error code, and they explain nothing else (another code is another
-        error, however alike their words)."""
+        error only by the records of its own error code (one without a code, `error: linker `cc` not found`, by the
+        records of none), and they explain nothing else (another code is another error, however alike their words)."""
         if event.error_type == "compile":
-            return event.code is not None and index in self.catalog.rows_with_code(event.code)
+            return index in self.catalog.rows_with_code(event.code or NO_CODE)
         if self.catalog.keyed_by_code(index):
             return False
         language = self.catalog.language(index)

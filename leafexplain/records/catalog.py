@@ -161,9 +161,17 @@ class Catalog:
         return self._patterns[index]
 
 
+# rustc's diagnostics without an error code (`error: linker `cc` not found`) key their records by this, which no
+# error code is: such a record explains a compile error without a code, and nothing else.
+NO_CODE = "-"
+
+
 def record_code(record: Record) -> str | None:
-    """The error code a record is keyed by: a compile record's `errorCode` (other records' codes are facts)."""
-    return record.errorCode if record.errorType == "compile" and record.errorCode else None
+    """The error code a record is keyed by: a compile record's `errorCode`, or NO_CODE for a compile record of a
+    diagnostic without one (other records' codes are facts)."""
+    if record.errorType != "compile":
+        return None
+    return record.errorCode or NO_CODE
 
 
 def class_level(record: Record) -> bool:

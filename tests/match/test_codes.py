@@ -68,6 +68,22 @@ def test_compile_records_explain_compile_errors_only() -> None:
     assert best(matcher, compile_error("E0505", "borrow of moved value: `v`")) is None
 
 
+def test_a_diagnostic_without_a_code_is_explained_by_the_records_of_none() -> None:
+    """`error: linker `link.exe` not found` has no code: its record (errorCode null) explains it by its wording,
+    and explains neither a coded error nor a panic with its words."""
+    linker = as_record(
+        make_record(
+            "0000000000linker", "linker `{}` not found", errorType="compile", errorCode=None, repo="rust-lang/rust"
+        )
+    )
+    matcher = Matcher([*RECORDS, linker])
+    assert best(matcher, compile_error(None, "linker `link.exe` not found")) == ("0000000000linker", 100.0, "regex")
+    assert best(matcher, compile_error("E0463", "linker `link.exe` not found")) is None
+    assert best(matcher, ErrorEvent("rust", "panic", "linker `cc` not found")) is None
+    # Without a code, no record is a match by code alone: only a wording found counts.
+    assert best(matcher, compile_error(None, "could not find native static library `foo`")) is None
+
+
 def test_the_on_disk_index_finds_a_record_by_its_code(tmp_path: Path) -> None:
     folder = tmp_path / "records"
     folder.mkdir()

@@ -62,12 +62,13 @@ def error_codes(output: str) -> set[str]:
 
 
 def compile_problem(record: Record, before: Ran, after: Ran) -> str | None:
-    """A compile record's programs: the "before" fails to compile with the record's code alone, the "after"
-    compiles and runs clean. None: both do; else what went wrong."""
+    """A compile record's programs: the "before" fails to compile with the record's code alone (a record of a
+    diagnostic without a code, with none), the "after" compiles and runs clean. None: both do; else what went
+    wrong."""
     if before.compiled:
         return f"{record.slug}: before compiled (exit {before.code})"
     codes = error_codes(before.output)
-    if codes != {record.errorCode}:
+    if codes != ({record.errorCode} if record.errorCode else set()):  # a diagnostic without a code: none at all
         return f"{record.slug}: before fails with {sorted(codes)}, not {record.errorCode}: {before.output[-300:]}"
     if not after.compiled or after.code:
         return f"{record.slug}: after exits {after.code}: {after.output[-300:]}"
