@@ -125,7 +125,7 @@ def test_a_class_record_needs_python_around_a_class_other_languages_print() -> N
     assert MATCHER.match(alone).matches == ()
     traced = alone._replace(location=Frame("/home/me/app.py", 3))
     assert best_slug(traced) == "class-typeerror"
-    assert best_slug(ErrorEvent("python", "LookupError", "unknown encoding: utf8x")) == "class-lookuperror"
+    assert best_slug(ErrorEvent("python", "LookupError", "unknown error handler name 'skip'")) == "class-lookuperror"
 
 
 def test_a_guess_is_never_an_error_by_its_class_alone() -> None:

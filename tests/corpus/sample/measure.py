@@ -21,7 +21,7 @@ from pathlib import Path
 
 from leafexplain import session
 from leafexplain.match import Matcher
-from leafexplain.models import Candidate, Limits, Record, Report
+from leafexplain.models import Candidate, Finding, Limits, Record, Report
 from leafexplain.records.patterns import compile_pattern, placeholder_only
 
 HERE = Path(__file__).parent
@@ -134,13 +134,20 @@ def judge_match(case: dict, top: Candidate, message: str = "") -> str:
 RANK = {outcome: n for n, outcome in enumerate(OUTCOMES)}
 
 
+def printed_warning(finding: Finding) -> bool:
+    """A warning a log printed, explained by a warning's record: an answer, but about no error (added 2026-12-02,
+    late, when pandas' SettingWithCopyWarning got its record: the two no-error logs print it)."""
+    return finding.event.tentative and finding.best is not None and finding.best.record.errorType == "warning"
+
+
 def classify(case: dict, report: Report) -> tuple[str, list[str]]:
     """The case's outcome, and the ids of the top matches it was judged by."""
+    findings = [f for f in report.findings if not printed_warning(f)]
     if case["kind"] == "no-error":
-        return ("clean" if not report.findings else "not-clean"), [f.best.record.id for f in report.findings if f.best]
-    if not report.findings:
+        return ("clean" if not findings else "not-clean"), [f.best.record.id for f in findings if f.best]
+    if not findings:
         return "no-event", []
-    judged = [(f.best, f.event.message) for f in report.findings if f.best]
+    judged = [(f.best, f.event.message) for f in findings if f.best]
     if not judged:
         return "unknown", []
     outcome = min((judge_match(case, top, message) for top, message in judged), key=RANK.__getitem__)
