@@ -40,6 +40,7 @@ from leafexplain.records.patterns import (
     content_words,
     message_words,
     verbatim_fragments,
+    wording_heads,
     wording_parts,
 )
 from leafexplain.regex import lazy_regex
@@ -54,8 +55,8 @@ DEFAULT_THRESHOLD = 85.0
 EXACT = 100.0
 CLASS_ONLY = 88.0  # a record for an exception class as such: below any wording found, above the cut-off
 CODE = 95.0  # a compile record of the error's code, its wording not found (another release's): the same error
-# A later part of a wording found opening a line, its start not in the text (records/patterns.wording_parts):
-# the error's own words, a few missing.
+# A later part of a wording found opening a line, its start not in the text (records/patterns.wording_parts), or
+# its opening sentence ending the text (wording_heads): the error's own words, a few missing.
 PART = 92.0
 CLASS_MISMATCH_PENALTY = 15.0  # the message fits, the exception class does not
 # A long wording found exactly is strong evidence even when a release changed the class it raises.
@@ -235,7 +236,8 @@ class Matcher:
         return _layered(out, hits, event.message[:MAX_SEARCH_CHARS])
 
     def _parts(self, event: ErrorEvent, message: str, wordings_of: dict[int, set[int] | None]) -> list[_Scored]:
-        """Records a later part of whose wording opens a line of the message: pasted from the middle."""
+        """Records a later part of whose wording opens a line of the message (pasted from the middle), or whose
+        opening sentence is the whole message's end (pasted up to the middle: its first line alone)."""
         out: list[_Scored] = []
         for n in sorted(wordings_of):
             if not self._same_language(event, n):
@@ -245,11 +247,15 @@ class Matcher:
                 if which is not None and number not in which:
                     continue
                 found = next((hit for part in wording_parts(pattern) if (hit := _part_found(part, message))), None)
+                said = "a later part of the wording opens a line: its start is not in the text"
+                if found is None:
+                    found = next((hit for head in wording_heads(pattern) if (hit := _head_found(head, message))), None)
+                    said = "the wording's opening sentence ends the text: the rest of the wording is not in it"
                 if found is None:
                     continue
                 hit, literal = found
                 penalty, why = self._class_penalty(event, error_class or self.catalog.error_class(n), literal, n)
-                reasons = ("a later part of the wording opens a line: its start is not in the text", why)
+                reasons = (said, why)
                 kept = tuple(r for r in reasons if r)
                 scored = _Scored(n, PART - penalty, "part", hit.span(), kept, versions or None, None, literal, pattern)
                 out.append(scored)
@@ -374,7 +380,10 @@ class Matcher:
         scored = self._exact(event, hits)
         scored += self._by_code(event, scored)
         if not any(s.score >= cut for s in scored):
-            scored += self._parts(event, message, {**partly, **whole})
+            # And the records whose wording's head clause the message has all of (the head index): its opening
+            # sentence may end the message, the rest not pasted (records/patterns.wording_heads).
+            heads = dict.fromkeys(self.catalog.rows_reaching(set(content_words(message[:FUZZY_MESSAGE_CHARS])), 1.0))
+            scored += self._parts(event, message, {**heads, **partly, **whole})
         if not any(s.score >= cut for s in scored):
             # Words in common with a record of this error come before the record of its class alone.
             rest = [n for n in candidates if n not in {s.index for s in scored}]
@@ -465,6 +474,19 @@ def _part_found(part: str, message: str) -> tuple[PatternHit, int] | None:
     compiled = compile_pattern(part)
     hit = compiled.search(message)
     if hit is None:
+        return None
+    lead = message[message.rfind("\n", 0, hit.begin) + 1 : hit.begin]
+    return (hit, compiled.literal_chars) if _opens_message(lead) else None
+
+
+def _head_found(head: str, message: str) -> tuple[PatternHit, int] | None:
+    """A wording's opening sentence in the message where a pasted message begins, with nothing after it but its
+    period and the marks that close a quote: the message stops where the wording's first sentence does."""
+    if not all(fragment in message for fragment in verbatim_fragments(head)):
+        return None
+    compiled = compile_pattern(head)
+    hit = compiled.search(message)
+    if hit is None or message[hit.finish :].strip(" \t\n.*_`'\"”’)"):
         return None
     lead = message[message.rfind("\n", 0, hit.begin) + 1 : hit.begin]
     return (hit, compiled.literal_chars) if _opens_message(lead) else None

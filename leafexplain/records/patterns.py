@@ -247,6 +247,22 @@ def wording_parts(pattern: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+def wording_heads(pattern: str) -> tuple[str, ...]:
+    """The opening sentences of a wording that state the error on their own, each without its closing period:
+    what a person pastes who copied the first line of a message that goes on (sklearn's `This Pipeline instance is
+    not fitted yet.` before its `Call 'fit' with ...`, tokio's `Cannot start a runtime from within a runtime`
+    before its why), or whose paste a line break cut. A head needs PART_MIN_CHARS literal characters and
+    PART_MIN_WORDS content words; what it leaves out, two words at least."""
+    heads = []
+    for boundary in _SENTENCE_START.finditer(pattern):
+        head, tail = pattern[: boundary.start()].rstrip(".:; \t"), pattern[boundary.end() :]
+        if len(content_words(tail)) < HEAD_MIN_WORDS_LEFT or head.endswith("{}"):
+            continue
+        if _literal_chars(split_pattern(head)) >= PART_MIN_CHARS and len(content_words(head)) >= PART_MIN_WORDS:
+            heads.append(head)
+    return tuple(heads)
+
+
 def placeholder_only(pattern: str) -> bool:
     """One placeholder and no wording (`{}`): a record for an exception class as such, found by its class."""
     return literal_chars(pattern) == 0  # no regex compiled: a table of 100,000 records asks it of each

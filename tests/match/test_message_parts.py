@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from leafexplain.records.patterns import wording_parts
+from leafexplain.records.patterns import wording_heads, wording_parts
 from leafexplain.session import explain
 from tests.conftest import load_bundled_matcher
 
@@ -56,3 +56,34 @@ def test_the_rest_of_an_error_pasted_without_its_indent_is_not_a_second_error() 
     )
     found = tops("The error:\n```\n" + text + "```\n")
     assert len(found) == 1 and found[0][0] == MISSING_KEYS
+
+
+def test_a_wordings_heads_are_its_opening_sentences_that_state_the_error() -> None:
+    tokio = (
+        "Cannot start a runtime from within a runtime. This happens because a function (like `block_on`) attempted "
+        "to block the current thread while the thread is being used to drive asynchronous tasks."
+    )
+    assert wording_heads(tokio) == ("Cannot start a runtime from within a runtime",)
+    sklearn = (
+        "This {name} instance is not fitted yet. Call 'fit' with appropriate arguments before using this estimator."
+    )
+    assert wording_heads(sklearn) == ("This {name} instance is not fitted yet",)
+    # Too short to state an error alone, or nothing left out after it.
+    assert wording_heads("Invalid value. Expected a positive number for the learning rate.") == ()
+    assert wording_heads("Cannot start a runtime from within a runtime.") == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Error content: Cannot start a runtime from within a runtime\n",  # tokio's panic, its first sentence
+        "```\nNotFittedError: This Pipeline instance is not fitted yet.\nCall 'fit' with appropriate arguments\n```\n",
+    ],
+)
+def test_a_message_pasted_up_to_its_first_sentence_is_the_same_error(text: str) -> None:
+    [(_, method)] = tops(text)
+    assert method == "part"
+
+
+def test_an_opening_sentence_followed_by_other_words_is_not_a_head_found() -> None:
+    assert tops("Cannot start a runtime from within a runtime, said nobody ever, is that right?\n") == []
