@@ -46,8 +46,8 @@ def loads(data: bytes | str) -> object:
                 value, end = _scan(text, len(text) - len(text.lstrip(_WHITESPACE)))
                 if not text[end:].strip(_WHITESPACE):
                     return value
-        except (UnicodeDecodeError, StopIteration, ValueError, RecursionError):
-            pass  # json says what is wrong, in its words
+        except (UnicodeDecodeError, StopIteration, ValueError, RecursionError, SystemError):
+            pass  # json says what is wrong, in its words (the C scanner alone fails on `{` with a SystemError)
     import json
 
     return json.loads(data)

@@ -46,6 +46,10 @@ def test_it_writes_what_json_writes_and_reads_it_back(value: object) -> None:
         b"",
         b"   ",
         b'{"a":',
+        b"{",  # the C scanner alone returns no error for it (a SystemError): json says what is wrong
+        "{",
+        b'{"a" 1}',
+        b"[1,]",
         b'{"a": 1} extra',
         b"[NaN, Infinity, -Infinity, 1e400]",
         b'{"a": 1, "a": 2}',
