@@ -1,5 +1,5 @@
 """Real pastes from public issues that stand in for records' programs this machine cannot run, each explained first
-by its record.
+by its record (or second, as the wrapper of an error it carries).
 
 A record whose program needs what is not here (the Hugging Face Hub, TensorFlow, Windows or macOS, an older
 release or a wheel built for another NumPy) is checked on what a user pasted instead: each folder's
@@ -39,7 +39,9 @@ def test_every_paste_has_an_expectation(folder: str) -> None:
 @pytest.mark.parametrize(("folder", "name"), CASES)
 def test_paste_is_explained_first_by_its_record(folder: str, name: str, bundled_matcher: Matcher) -> None:
     report = session.explain((CORPUS / folder / name).read_bytes(), bundled_matcher, pasted=True)
-    firsts = [f.matches[0].record.slug for f in report.findings if f.matches]
+    # First, or second as the wrapper of an error it carries that has a record of its own (the round trip's rule:
+    # TensorFlow's `Could not load dynamic library` around glibc's `cannot open shared object file`).
+    firsts = [c.record.slug for f in report.findings for c in f.matches[:2] if c is f.matches[0] or c.role == "wrapper"]
     assert expected(folder)[name]["record"] in firsts, (firsts, [f.event.message[:80] for f in report.findings])
 
 
