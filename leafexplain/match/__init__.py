@@ -469,24 +469,23 @@ def _stands_as_error(hit: _Hit, message: str) -> bool:
 def _part_found(part: str, message: str) -> tuple[PatternHit, int] | None:
     """A wording's later part in the message, where a pasted message begins: opening its line (after marks, a
     timestamp or a label), or quoted."""
-    if not all(fragment in message for fragment in verbatim_fragments(part)):
-        return None
-    compiled = compile_pattern(part)
-    hit = compiled.search(message)
-    if hit is None:
-        return None
-    lead = message[message.rfind("\n", 0, hit.begin) + 1 : hit.begin]
-    return (hit, compiled.literal_chars) if _opens_message(lead) else None
+    return _found_opening(part, message, to_the_end=False)
 
 
 def _head_found(head: str, message: str) -> tuple[PatternHit, int] | None:
     """A wording's opening sentence in the message where a pasted message begins, with nothing after it but its
     period and the marks that close a quote: the message stops where the wording's first sentence does."""
-    if not all(fragment in message for fragment in verbatim_fragments(head)):
+    return _found_opening(head, message, to_the_end=True)
+
+
+def _found_opening(pattern: str, message: str, *, to_the_end: bool) -> tuple[PatternHit, int] | None:
+    """The pattern found where a message begins on its line (and, `to_the_end`, ending the message), with its
+    literal characters."""
+    if not all(fragment in message for fragment in verbatim_fragments(pattern)):
         return None
-    compiled = compile_pattern(head)
+    compiled = compile_pattern(pattern)
     hit = compiled.search(message)
-    if hit is None or message[hit.finish :].strip(" \t\n.*_`'\"”’)"):
+    if hit is None or (to_the_end and message[hit.finish :].strip(" \t\n.*_`'\"”’)")):
         return None
     lead = message[message.rfind("\n", 0, hit.begin) + 1 : hit.begin]
     return (hit, compiled.literal_chars) if _opens_message(lead) else None
