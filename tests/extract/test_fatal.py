@@ -226,9 +226,8 @@ def test_a_run_without_an_error_still_has_none(name: str, bundled_matcher) -> No
     assert report.findings == () and report.exit_status == 0
 
 
-@pytest.mark.parametrize(
-    "name", ["python-faulthandler-segfault", "cpp-terminate-runtime-error", "shell-killed", "rust-double-panic"]
-)
+# (A Rust double panic was one until std's `panic in a destructor during cleanup` got its record: see expected.json.)
+@pytest.mark.parametrize("name", ["python-faulthandler-segfault", "cpp-terminate-runtime-error", "shell-killed"])
 def test_a_fatal_end_without_a_record_is_an_unknown_error_never_no_error(name: str, bundled_matcher) -> None:
     report = session.explain((OUTPUTS / "fatal" / f"{name}.txt").read_bytes(), bundled_matcher, Limits())
     assert report.findings and report.exit_status == 1
