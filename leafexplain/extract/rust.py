@@ -305,14 +305,15 @@ def extract(lines: list[str], claimed: list[bool]) -> list[ErrorEvent]:
         if new or joined:
             location = _location(*(new or joined[:3]))  # type: ignore[index]
             message_lines = [joined[3]] if joined else []
+            in_causes = False  # past a `Caused by:` line
             while i < len(lines) and len(message_lines) < MAX_MESSAGE_LINES:
                 line = strip(lines[i])
                 if line is None or ends_message(line) or panic_header(line) or (relabelled and another_program(line)):
                     break
                 # wgpu indents the blank lines of its `Caused by:` list (`    ` before naga's report): they go on it.
-                in_causes = line and "Caused by:" in message_lines
-                if not line.strip() and not in_causes and not _causes_follow(lines, i + 1, strip):
+                if not line.strip() and not (in_causes and line) and not _causes_follow(lines, i + 1, strip):
                     break
+                in_causes = in_causes or line.strip() == "Caused by:"
                 message_lines.append(line)
                 i += 1
         elif old:

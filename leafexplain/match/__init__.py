@@ -289,12 +289,17 @@ class Matcher:
         return out
 
     def _fuzzy(
-        self, event: ErrorEvent, candidates: list[int], hints: frozenset[str], floor: float | None = None
+        self,
+        event: ErrorEvent,
+        words: list[str],
+        candidates: list[int],
+        hints: frozenset[str],
+        floor: float | None = None,
     ) -> list[_Scored]:
-        """Fuzzy scores; with `floor`, only for records that could reach it (the others are left out)."""
+        """Fuzzy scores of the message's content words (`words`); with `floor`, only for records that could reach it
+        (the others are left out)."""
         if not candidates:
             return []
-        words = content_words(event.message[:FUZZY_MESSAGE_CHARS])
         present = set(words)
         out: list[_Scored] = []
         # The ceiling (_may_reach) reaches the floor only with this share of a wording's head in the message
@@ -379,15 +384,17 @@ class Matcher:
             candidates = [n for n in candidates if n not in ruled_out]
         scored = self._exact(event, hits)
         scored += self._by_code(event, scored)
+        words: list[str] = []
         if not any(s.score >= cut for s in scored):
             # And the records whose wording's head clause the message has all of (the head index): its opening
             # sentence may end the message, the rest not pasted (records/patterns.wording_heads).
-            heads = dict.fromkeys(self.catalog.rows_reaching(set(content_words(message[:FUZZY_MESSAGE_CHARS])), 1.0))
+            words = content_words(event.message[:FUZZY_MESSAGE_CHARS])  # the fuzzy pass reads them too
+            heads = dict.fromkeys(self.catalog.rows_reaching(set(words), 1.0))
             scored += self._parts(event, message, {**heads, **partly, **whole})
         if not any(s.score >= cut for s in scored):
             # Words in common with a record of this error come before the record of its class alone.
             rest = [n for n in candidates if n not in {s.index for s in scored}]
-            scored += self._fuzzy(event, rest, hints, cut if matches_only else None)
+            scored += self._fuzzy(event, words, rest, hints, cut if matches_only else None)
             if not any(s.score >= cut for s in scored):
                 scored += self._class_only(event)
         catalog = self.catalog

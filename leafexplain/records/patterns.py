@@ -226,6 +226,11 @@ _SENTENCE_START = lazy_regex(r"(?<=[.:;!?])[ \t]+(?=[A-Z])|\n[ \t]*(?=\S)")
 PART_MIN_CHARS, PART_MIN_WORDS, HEAD_MIN_WORDS_LEFT = 24, 3, 2
 
 
+def _sentence_splits(pattern: str) -> list[tuple[str, str]]:
+    """The wording cut at each sentence or line start: (what comes before, what follows)."""
+    return [(pattern[: b.start()], pattern[b.end() :]) for b in _SENTENCE_START.finditer(pattern)]
+
+
 @lru_cache(maxsize=4096)
 def wording_parts(pattern: str) -> tuple[str, ...]:
     """The later sentences of a wording that tell the error on their own, each from where it begins to the end:
@@ -235,8 +240,7 @@ def wording_parts(pattern: str) -> tuple[str, ...]:
     the error's values; advice such as `Use .reshape(...) instead.` could close another library's message too);
     what it leaves out, two words at least."""
     parts = []
-    for boundary in _SENTENCE_START.finditer(pattern):
-        head, tail = pattern[: boundary.start()], pattern[boundary.end() :]
+    for head, tail in _sentence_splits(pattern):
         if tail.startswith("{") or len(content_words(head)) < HEAD_MIN_WORDS_LEFT:
             continue
         pieces = split_pattern(tail)
@@ -247,18 +251,21 @@ def wording_parts(pattern: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+@lru_cache(maxsize=4096)
 def wording_heads(pattern: str) -> tuple[str, ...]:
     """The opening sentences of a wording that state the error on their own, each without its closing period:
     what a person pastes who copied the first line of a message that goes on (sklearn's `This Pipeline instance is
     not fitted yet.` before its `Call 'fit' with ...`, tokio's `Cannot start a runtime from within a runtime`
     before its why), or whose paste a line break cut. A head needs PART_MIN_CHARS literal characters and
-    PART_MIN_WORDS content words; what it leaves out, two words at least."""
+    PART_MIN_WORDS content words, and may not end in a placeholder (which would take whatever follows it); what
+    it leaves out, two words at least."""
     heads = []
-    for boundary in _SENTENCE_START.finditer(pattern):
-        head, tail = pattern[: boundary.start()].rstrip(".:; \t"), pattern[boundary.end() :]
-        if len(content_words(tail)) < HEAD_MIN_WORDS_LEFT or head.endswith("{}"):
+    for head, tail in _sentence_splits(pattern):
+        head = head.rstrip(".:; \t")
+        pieces = split_pattern(head)
+        if len(content_words(tail)) < HEAD_MIN_WORDS_LEFT or not pieces or pieces[-1] is None:
             continue
-        if _literal_chars(split_pattern(head)) >= PART_MIN_CHARS and len(content_words(head)) >= PART_MIN_WORDS:
+        if _literal_chars(pieces) >= PART_MIN_CHARS and len(content_words(head)) >= PART_MIN_WORDS:
             heads.append(head)
     return tuple(heads)
 
