@@ -40,6 +40,7 @@ from leafexplain.records.patterns import (
     content_words,
     message_words,
     verbatim_fragments,
+    wording_cuts,
     wording_heads,
     wording_parts,
 )
@@ -73,6 +74,10 @@ OTHER_CLASS_PENALTY, OTHER_FRAME_PENALTY = 20.0, 10.0
 # The parser's errors and the runtime's are different errors, however alike their words.
 PARSER_CLASSES = frozenset({"SyntaxError", "IndentationError", "TabError"})
 OTHER_KIND_PENALTY = 40.0
+# The parser's messages are a closed set of fixed sentences with no values in them: one that is not a record's
+# wording is another of its errors, however many words it shares (`/ may appear only once` is not `* argument may
+# appear only once`). Words in common with a parser record make it a near candidate, never the explanation.
+PARSER_NEAR_ONLY = 60.0
 # Class names other languages' errors print too (JavaScript's, Java's and C#'s): a line with one of them is
 # Python's only with Python frames or a place around it.
 OTHER_LANGUAGES_CLASSES = frozenset({"TypeError", "SyntaxError", "ReferenceError", "Exception", "RangeError"})
@@ -81,6 +86,15 @@ UNKNOWN_LANGUAGE_PENALTY = 5.0  # a fuzzy score for text that is not even recogn
 NEAR_FLOOR = 40.0
 NEAR_COUNT = 3
 FUZZY_MESSAGE_CHARS = 4000
+
+
+def _parser_pair(event: ErrorEvent, error_class: str | None) -> bool:
+    """A Python parser's error scored against a record of the parser's."""
+    return (
+        event.language == "python"
+        and short_class(event.error_type or "") in PARSER_CLASSES
+        and short_class(error_class or "") in PARSER_CLASSES
+    )
 
 
 class _Scored(NamedTuple):
@@ -236,9 +250,11 @@ class Matcher:
         return _layered(out, hits, event.message[:MAX_SEARCH_CHARS])
 
     def _parts(self, event: ErrorEvent, message: str, wordings_of: dict[int, set[int] | None]) -> list[_Scored]:
-        """Records a later part of whose wording opens a line of the message (pasted from the middle), or whose
-        opening sentence is the whole message's end (pasted up to the middle: its first line alone)."""
+        """Records a later part of whose wording opens a line of the message (pasted from the middle), whose
+        opening sentence is the whole message's end (pasted up to the middle: its first line alone), or whose
+        wording the message stops inside (cut short in a value)."""
         out: list[_Scored] = []
+        cut: list[_Scored] = []
         for n in sorted(wordings_of):
             if not self._same_language(event, n):
                 continue
@@ -247,10 +263,13 @@ class Matcher:
                 if which is not None and number not in which:
                     continue
                 found = next((hit for part in wording_parts(pattern) if (hit := _part_found(part, message))), None)
-                said = "a later part of the wording opens a line: its start is not in the text"
+                said, into = "a later part of the wording opens a line: its start is not in the text", out
                 if found is None:
                     found = next((hit for head in wording_heads(pattern) if (hit := _head_found(head, message))), None)
                     said = "the wording's opening sentence ends the text: the rest of the wording is not in it"
+                if found is None:
+                    found = next((hit for c in wording_cuts(pattern) if (hit := _cut_found(c, message))), None)
+                    said, into = "the message stops inside the wording, a value it was writing cut short", cut
                 if found is None:
                     continue
                 hit, literal = found
@@ -258,9 +277,11 @@ class Matcher:
                 reasons = (said, why)
                 kept = tuple(r for r in reasons if r)
                 scored = _Scored(n, PART - penalty, "part", hit.span(), kept, versions or None, None, literal, pattern)
-                out.append(scored)
+                into.append(scored)
                 break
-        return out
+        # What a cut keeps may open several wordings (`Error(s) in loading state_dict for {}:` goes on to missing
+        # keys, unexpected keys or a size mismatch): then it names none of them.
+        return out + cut if len({c.pattern for c in cut}) <= 1 else out
 
     def _by_code(self, event: ErrorEvent, scored: list[_Scored]) -> list[_Scored]:
         """The compile records of the event's error code: the code agreeing is said beside a wording found, and
@@ -344,6 +365,9 @@ class Matcher:
             if event.language == "unknown":
                 penalty += UNKNOWN_LANGUAGE_PENALTY
                 reasons.append("neither a Rust panic nor a Python traceback")
+            if _parser_pair(event, error_class or self.catalog.error_class(n)):
+                score, penalty = min(score, PARSER_NEAR_ONLY), 0.0
+                reasons.append("a parser's message is its wording exactly: near words are another of its errors")
             out.append(_Scored(n, round(score - penalty, 1), "fuzzy", None, tuple(reasons), wording, pattern=pattern))
         return out
 
@@ -483,6 +507,17 @@ def _head_found(head: str, message: str) -> tuple[PatternHit, int] | None:
     """A wording's opening sentence in the message where a pasted message begins, with nothing after it but its
     period and the marks that close a quote: the message stops where the wording's first sentence does."""
     return _found_opening(head, message, to_the_end=True)
+
+
+def _cut_found(cut: str, message: str) -> tuple[PatternHit, int] | None:
+    """A wording cut short (patterns.wording_cuts) where a pasted message begins, ending the message inside the
+    value its last placeholder was writing: one run of characters, no space in it (a cut that took words would
+    be any error that shares the wording's opening: `{}() takes {}` is every call's argument error)."""
+    found = _found_opening(cut, message, to_the_end=True)
+    if found is None or not found[0].literals:
+        return None
+    value = message[found[0].literals[-1][1] : found[0].finish].strip(" \t\n.*_`'\"”’)")
+    return found if value and not any(ch.isspace() for ch in value) else None
 
 
 def _found_opening(pattern: str, message: str, *, to_the_end: bool) -> tuple[PatternHit, int] | None:

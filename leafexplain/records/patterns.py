@@ -270,6 +270,24 @@ def wording_heads(pattern: str) -> tuple[str, ...]:
     return tuple(heads)
 
 
+@lru_cache(maxsize=4096)
+def wording_cuts(pattern: str) -> tuple[str, ...]:
+    """The wording up to the end of each placeholder before its last piece, longest first: what a message cut
+    short shows, the value it was writing running to the end (an issue title clipped at its length, a line cut at
+    a terminal's width: `Error sending result: '<multiprocessing.pool.ExceptionWithT`; ``CUDA error:
+    CUBLAS_STATUS_EXECUTION_FAILED`` without its `when calling`). A cut needs PART_MIN_CHARS literal characters
+    and PART_MIN_WORDS content words before its placeholder, so that the words it keeps still name the error."""
+    cuts = []
+    for token in _TOKEN.finditer(pattern):
+        end = token.end()
+        if token.group() in _ESCAPES or not WORD.search(pattern, end):  # only marks after it: the whole wording
+            continue
+        cut = pattern[:end]
+        if _literal_chars(split_pattern(cut)) >= PART_MIN_CHARS and len(content_words(cut)) >= PART_MIN_WORDS:
+            cuts.append(cut)
+    return tuple(reversed(cuts))
+
+
 def placeholder_only(pattern: str) -> bool:
     """One placeholder and no wording (`{}`): a record for an exception class as such, found by its class."""
     return literal_chars(pattern) == 0  # no regex compiled: a table of 100,000 records asks it of each

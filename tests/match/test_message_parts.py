@@ -1,13 +1,15 @@
 """A message pasted from its middle: a later sentence or line of a record's wording, opening a line, is the same
-error (records/patterns.wording_parts); advice that could close any message, or words inside a sentence, are not."""
+error (records/patterns.wording_parts); advice that could close any message, or words inside a sentence, are not.
+So is a message cut short inside a value (wording_cuts), when what it keeps opens one wording only."""
 
 from __future__ import annotations
 
 import pytest
 
-from leafexplain.records.patterns import wording_heads, wording_parts
+from leafexplain.match import Matcher
+from leafexplain.records.patterns import wording_cuts, wording_heads, wording_parts
 from leafexplain.session import explain
-from tests.conftest import load_bundled_matcher
+from tests.conftest import as_record, load_bundled_matcher, make_record
 
 OOM = "05e30222c394707f"
 MISSING_KEYS = "ba58493dd2ee4f11"
@@ -87,3 +89,56 @@ def test_a_message_pasted_up_to_its_first_sentence_is_the_same_error(text: str) 
 
 def test_an_opening_sentence_followed_by_other_words_is_not_a_head_found() -> None:
     assert tops("Cannot start a runtime from within a runtime, said nobody ever, is that right?\n") == []
+
+
+def test_a_wordings_cuts_end_at_each_placeholder_with_enough_words_before_it() -> None:
+    cublas = "CUDA error: CUBLAS_STATUS_{} when calling `{}`"
+    assert wording_cuts(cublas) == ("CUDA error: CUBLAS_STATUS_{}",)
+    # Longest first; a cut whose kept words are too few to name an error is not one.
+    assert wording_cuts("Sizes of tensors must match except in dimension {}. Expected size {} but got size {}") == (
+        "Sizes of tensors must match except in dimension {}. Expected size {}",
+        "Sizes of tensors must match except in dimension {}",
+    )
+    assert wording_cuts("bad value {} for {}") == ()
+
+
+PYTHON = {"errorType": "exception", "tags": ["python"]}
+SHARDS = "Sharded checkpoint loader failed for {}: "
+CUT_RECORDS = [
+    make_record("00000000000000c1", "Pipeline worker refused the payload '{}' at stage {}", slug="refused", **PYTHON),
+    make_record("00000000000000c2", SHARDS + "missing tensors {}", slug="missing", **PYTHON),
+    make_record("00000000000000c3", SHARDS + "tensor sizes {} differ", slug="sizes", **PYTHON),
+]
+
+
+def cut_tops(text: str) -> list[tuple[str, str]]:
+    report = explain(text, Matcher([as_record(r) for r in CUT_RECORDS]), pasted=True)
+    return [(f.best.record.slug, f.best.method) for f in report.findings if f.best]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ValueError: Pipeline worker refused the payload '/data/shards/part-00\n",  # an issue title's length
+        "**Pipeline worker refused the payload 'x7**\n",  # bold, in a chat
+    ],
+)
+def test_a_message_cut_inside_a_value_is_the_same_error(text: str) -> None:
+    assert cut_tops(text) == [("refused", "part")]
+
+
+def test_a_cut_that_took_words_or_opens_two_wordings_names_no_error() -> None:
+    # The value runs on in words: any error that opens the same way would match.
+    assert cut_tops("ValueError: Pipeline worker refused the payload and then it stopped for good\n") == []
+    # What is kept opens two records' wordings, missing tensors or sizes that differ: not found as either (words in
+    # common may still make one a similar message).
+    assert "part" not in {
+        method for _, method in cut_tops("RuntimeError: Sharded checkpoint loader failed for model-0001\n")
+    }
+
+
+def test_a_real_cut_paste_is_explained_by_its_record() -> None:
+    # torch's cuBLAS error without its `when calling ...`, pasted in bold.
+    report = explain("**CUDA error: CUBLAS_STATUS_EXECUTION_FAILED**\n", load_bundled_matcher(), pasted=True)
+    [best] = [f.best for f in report.findings if f.best]
+    assert best.method == "part" and best.record.slug.startswith("cuda-error-cublas-status")

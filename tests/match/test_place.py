@@ -101,6 +101,23 @@ def test_a_runtime_error_is_not_explained_by_a_parsers_record_nor_the_other_way(
 
 
 @pytest.mark.parametrize(
+    "message",
+    [
+        "/ may appear only once",  # not `* argument may appear only once`
+        "f-string: cannot use double starred expression here",  # not `cannot use starred expression here`
+    ],
+)
+def test_a_parsers_message_near_another_of_its_records_is_not_that_error(message: str) -> None:
+    """The parser's messages are fixed sentences: one no record words is another of its errors, whatever words it
+    shares with a record's. Its class's record explains it, and the near wording is a near candidate at most."""
+    where = Frame("/home/u/app/train.py", 12)  # the file the parser read, as its traceback names it
+    found = MATCHER.match(ErrorEvent("python", "SyntaxError", message, location=where, frames=(where,)))
+    assert [m.method for m in found.matches] == ["class"]
+    assert found.matches[0].record.slug == "class-syntaxerror"
+    assert all(c.score <= 60 for c in found.near)
+
+
+@pytest.mark.parametrize(
     ("printed", "record_class", "same"),
     [
         ("ConnectionError", "ConnectionError", True),
