@@ -535,10 +535,12 @@ def _found_opening(pattern: str, message: str, *, to_the_end: bool) -> tuple[Pat
 
 def _opens_message(lead: str) -> bool:
     """What stands before a wording on its line leaves it where an error's message begins: nothing but marks,
-    numbers and a timestamp; a label and its colon; a quote, bold or code mark; CJK text (English there is a
-    quote)."""
+    numbers and a timestamp; a label and its colon; a quote, bold or code mark; a code fence opened within the
+    line (a paste whose Markdown lost its line breaks); CJK text (English there is a quote)."""
     last = lead.rstrip()[-1:]
     if not _WORD.search(lead) or last in (":", ";") or lead[-1:] in _QUOTING or last >= "\u3000":
+        return True
+    if lead.rstrip().endswith("```"):
         return True
     return lead.split()[-1].strip("[]<>|") in _LOG_LEVELS  # `2024-01-02 12:00:01 ERROR <message>`
 

@@ -142,3 +142,12 @@ def test_a_real_cut_paste_is_explained_by_its_record() -> None:
     report = explain("**CUDA error: CUBLAS_STATUS_EXECUTION_FAILED**\n", load_bundled_matcher(), pasted=True)
     [best] = [f.best for f in report.findings if f.best]
     assert best.method == "part" and best.record.slug.startswith("cuda-error-cublas-status")
+
+
+def test_a_wording_after_a_code_fence_opened_within_its_line_stands_as_an_error() -> None:
+    # https://github.com/scikit-learn/scikit-learn/issues/20750: Markdown that lost its line breaks.
+    text = "Facing this issue only on my system -- ``` No module named 'sklearn.pipeline' ```\n"
+    [(_, method)] = tops(text)
+    assert method == "regex"
+    # The same words as a sentence's words are none.
+    assert tops("Facing the message No module named 'sklearn.pipeline' on my system\n") == []

@@ -114,13 +114,22 @@ def short(name: str | None) -> str:
     return (name or "").rsplit(".", 1)[-1]
 
 
+def same_repository(record: Record, library: str) -> bool:
+    """The record's repository is the case's library, or holds it as a folder of its own: a repository merged into
+    another's (pydantic/pydantic-core's code lives on in pydantic/pydantic's `pydantic-core/`; added 2026-12-02,
+    night)."""
+    repo, library = record.repo.lower(), library.lower()
+    owner, _, name = library.partition("/")
+    return repo == library or (repo.split("/")[0] == owner and record.filePath.lower().startswith(f"{name}/"))
+
+
 def judge_match(case: dict, top: Candidate, message: str = "") -> str:
     record = top.record
     if placeholder_only(record.messagePattern):
         return "class-level" if short(record.errorClass) == short(case["error_class"]) else "wrong"
     if _WRAPPER.match(record.messagePattern):
         return "generic"
-    if record.repo.lower() == case["library"].lower() and (
+    if same_repository(record, case["library"]) and (
         says(record, case["message_part"])
         or holds(record, case["message_part"], message)
         or same_code(record, case["error_class"])
