@@ -8,6 +8,7 @@ import errno
 import json
 import marshal
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -170,14 +171,20 @@ def test_terminated_while_building_the_index_leaves_no_temporary_file(tmp_path: 
     write_many_records(tmp_path / "data" / "leafexplain" / "records", 40_000)
     # The records load once the input has ended (they are loaded for its first error): wherever the signal lands,
     # during the build, the write, or after.
+    # A run may finish before a late signal (its exit then says the panic was found): that run proves nothing, but
+    # leaves no temporary file either; the early signals land during the build.
+    ends = []
     for delay in (0.0, 0.1, 0.3):
         with blocked_on_a_fifo(tmp_path, ended=True) as proc:
             time.sleep(delay)
             proc.send_signal(signal.SIGTERM)
             proc.communicate(timeout=60)
-        assert proc.returncode == 143
+        ends.append(proc.returncode)
         assert temporaries(tmp_path / "cache") == []
         (tmp_path / "input.fifo").unlink()
+        # An index a run finished before its signal would let the next run load it and end before its signal.
+        shutil.rmtree(tmp_path / "cache", ignore_errors=True)
+    assert set(ends) <= {143, 1} and ends[0] == 143, ends
 
 
 # --- the cache folder: read-only, full ---------------------------------------------------------
