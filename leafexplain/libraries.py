@@ -16,6 +16,7 @@ from leafexplain.text import shell_word
 RUST_REPO = "rust-lang/rust"
 CPYTHON_REPO = "python/cpython"
 TORCH_REPO = "pytorch/pytorch"
+CUBECL_REPO = "tracel-ai/cubecl"
 BURN_REPO = "tracel-ai/burn"
 GITHUB = "https://github.com"
 RUST_ERROR_INDEX = "https://doc.rust-lang.org/error_codes/{code}.html"  # rustc's error index: a page per code
@@ -77,7 +78,11 @@ _BURN_CRATE = (
     ("crates/burn", lazy_regex(r"(?:^|/)crates/burn[a-z0-9-]*/")),
     ("burn_", lazy_regex(r"\bburn_[a-z0-9_]+::")),
     ("burn", lazy_regex(r"(?:^|/)burn(?:-[a-z0-9]+)*-\d+\.\d+\.\d+[^/]*/")),
+    # A crate's own folder at the top of a checkout of burn's repository, as before 0.11 moved them to crates/.
+    ("burn-", lazy_regex(r"(?:^|/)burn-[a-z0-9-]+/src/")),
 )
+# cubecl's crates, unpacked in cargo's registry (`cubecl-runtime-0.6.0/`) or in a checkout (`crates/cubecl-wgpu/`).
+_CUBECL_PATH = lazy_regex(r"(?:^|/)(?:crates/cubecl[a-z0-9-]*|cubecl(?:-[a-z0-9]+)*-\d+\.\d+\.\d+[^/]*)/")
 _RUST_STD_PATH = lazy_regex(r"(^|/)library/(std|core|alloc)/")
 _TORCH_PATH = lazy_regex(r"[/\\]torch[/\\]")
 _CPYTHON_PATH = lazy_regex(r"[/\\]lib(64)?[/\\]python3(\.\d+)?[/\\](?!.*(site|dist)-packages)")
@@ -98,12 +103,16 @@ def library_hints(event: ErrorEvent) -> frozenset[str]:
     frames = list(event.frames) + ([event.location] if event.location else [])
     for frame in frames:
         text = f"{frame.file} {frame.function or ''}"
+        if "\\" in text:  # a Windows path names its library as a POSIX one does
+            text = text.replace("\\", "/")
         # Each regex only where the words it needs are: most frames name none of these libraries, and a
         # regex is compiled at its first use, in every run.
         if "/rustc/" in text or ("library/" in text and _RUST_STD_PATH.search(text)):
             hints.add(RUST_REPO)
         if search_alternatives(text, _BURN_CRATE):
             hints.add(BURN_REPO)
+        if "cubecl" in text and _CUBECL_PATH.search(text):
+            hints.add(CUBECL_REPO)
         if "torch" in text and _TORCH_PATH.search(text):
             hints.add(TORCH_REPO)
         if "python3" in text and _CPYTHON_PATH.search(text):

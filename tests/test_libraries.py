@@ -72,3 +72,23 @@ def test_the_new_command_shown_for_a_release_runs_as_printed(tmp_path) -> None:
     assert commit in done.stdout and '"torch/_tensor.py"' in done.stdout
     # A full SHA is written as it is.
     assert f"--commit {commit} " in new_command("a/b", commit, "x.py", 3, "boom")
+
+
+@pytest.mark.parametrize(
+    ("place", "repo"),
+    [
+        ("burn\\burn-compute\\src\\compute.rs", "tracel-ai/burn"),  # a Windows checkout of burn before 0.11
+        ("/home/u/burn/crates/burn-wgpu/src/lib.rs", "tracel-ai/burn"),
+        (
+            "/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/cubecl-runtime-0.6.0/src/base.rs",
+            "tracel-ai/cubecl",
+        ),
+        ("C:\\Users\\ana\\.cargo\\registry\\src\\index.crates.io-1\\burn-core-0.13.2\\src\\lib.rs", "tracel-ai/burn"),
+    ],
+)
+def test_a_panics_place_names_its_library_whatever_the_separator(place: str, repo: str) -> None:
+    from leafexplain.libraries import library_hints
+    from leafexplain.models import ErrorEvent, Frame
+
+    hints = library_hints(ErrorEvent("rust", "panic", "boom", location=Frame(place, 1, 5)))
+    assert repo in hints and len(hints) == 1, hints

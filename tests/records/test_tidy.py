@@ -76,7 +76,13 @@ def test_links_and_lines_are_pinned(record) -> None:
 def raised_at(record) -> Frame | None:
     """The innermost frame of a traceback of the record's error: a library's `raise` in its own Python file shows
     that file, installed; the interpreter's C errors (and a class alone: JavaScript prints TypeError too, a
-    Python frame says it is Python's) are raised in the user's code. A Rust record has none."""
+    Python frame says it is Python's) are raised in the user's code. A Rust record of a crate's own `src/` file
+    panics there, unpacked in cargo's registry; std's and the others have none."""
+    if record.language == "rust":
+        crate = _CRATE_FILE.match(record.filePath or "") if record.repo != "rust-lang/rust" else None
+        if crate is None:
+            return None
+        return Frame(f"{REGISTRY}/{crate['crate']}-0.0.0/src/{crate['rest']}", record.lineNumber, 5)
     if record.language != "python":
         return None
     if record.repo != "python/cpython" and raises_in_its_frame(record.filePath):
@@ -86,10 +92,19 @@ def raised_at(record) -> Frame | None:
     return None
 
 
+# A crate's own file in its repository (`crates/burn-compute/src/compute.rs`, or at the top, `burn-compute/src/…`).
+_CRATE_FILE = re.compile(r"(?:crates/)?(?P<crate>[a-z][a-z0-9_-]*)/src/(?P<rest>.+\.rs)$")
+REGISTRY = "/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f"
+
+
 def told_apart(record, other) -> bool:
     """Two wordings as specific that the place tells apart: a library's `raise` of the interpreter's words (torch's
     nn.Module `'X' object has no attribute 'y'`) is first where its frame raised it, the interpreter's where the
-    user's code did (match/place.py). A message alone, with no frame, is either's."""
+    user's code did (match/place.py). A message alone, with no frame, is either's. Two crates' panics of one wording
+    are told apart by the crate folder the panic is located in (burn-compute's `Client already created for device`
+    before cubecl-runtime's)."""
+    if record.language == "rust":
+        return record.repo != other.record.repo and None not in (raised_at(record), raised_at(other.record))
     library, interpreter = (record, other.record) if other.record.repo == "python/cpython" else (other.record, record)
     return (
         interpreter.repo == "python/cpython"
